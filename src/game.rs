@@ -1,0 +1,624 @@
+//! The `Game` trait that every game implements, and the small types around it.
+//!
+//! Nothing in this file knows a particular game or a protocol word. A game is a
+//! *state* type (cheap to clone: search uses copy-make) carrying its own immutable
+//! *config* (board size and other options). Everything the engine needs from a game
+//! goes through this trait, and search, perft and the session are generic over it,
+//! so each game's move generation and search compile to their own code.
+//!
+//! Rules that span the whole record of a game rather than one state (threefold
+//! repetition, a forfeit by an illegal move) live in [`Record`].
+
+use std::fmt;
+
+/// A player. `P1` moves first in every game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Player {
+    P1,
+    P2,
+}
+
+impl Player {
+    pub fn other(self) -> Player {
+        match self {
+            Player::P1 => Player::P2,
+            Player::P2 => Player::P1,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Player::P1 => 0,
+            Player::P2 => 1,
+        }
+    }
+}
+
+/// The end of a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Outcome {
+    Win(Player),
+    Draw,
+}
+
+impl Outcome {
+    /// The protocol word: `p1win`, `p2win` or `draw`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win(Player::P1) => "p1win",
+            Outcome::Win(Player::P2) => "p2win",
+            Outcome::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The kind, bounds and default of one game option.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Spin { min: i64, max: i64, default: i64 },
+    /// A boolean, `true`/`false` in the protocol, 1/0 as a value.
+    Check { default: bool },
+}
+
+impl OptionKind {
+    pub fn default_value(self) -> i64 {
+        match self {
+            OptionKind::Spin { default, .. } => default,
+            OptionKind::Check { default } => i64::from(default),
+        }
+    }
+
+    /// Reads a protocol value (`7`, `true`) for this kind of option.
+    pub fn parse_value(self, text: &str) -> Result<i64, String> {
+        match self {
+            OptionKind::Spin { min, max, .. } => {
+                let value: i64 = text
+                    .parse()
+                    .map_err(|_| format!("'{text}' is not an integer"))?;
+                if value < min || value > max {
+                    return Err(format!("{value} is outside {min}..{max}"));
+                }
+                Ok(value)
+            }
+            OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
+                "true" => Ok(1),
+                "false" => Ok(0),
+                _ => Err(format!("'{text}' is not true or false")),
+            },
+        }
+    }
+
+    /// The protocol text of a value of this kind.
+    pub fn format_value(self, value: i64) -> String {
+        match self {
+            OptionKind::Spin { .. } => value.to_string(),
+            OptionKind::Check { .. } => (value != 0).to_string(),
+        }
+    }
+}
+
+/// One option of a game, such as Linetris's `Rows`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+/// A position string that could not be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FenError(pub String);
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad FEN: {}", self.0)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// A move text that is not a move here.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    /// Not a move of this game's notation at all, or off this board.
+    Syntax(String),
+    /// Well formed, but not legal in this position.
+    Illegal(String),
+    /// The game is already over: no move is legal.
+    GameOver(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(text) => write!(f, "'{text}' is not a move in this game's notation"),
+            MoveError::Illegal(text) => write!(f, "'{text}' is not legal in this position"),
+            MoveError::GameOver(text) => write!(f, "'{text}' cannot be played: the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The proven value of a position for the side to move, with the number of plies to
+/// the end of the game under best play (fastest win, slowest loss).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Value {
+    Win(u32),
+    Loss(u32),
+    /// A draw, reached after the given number of plies (0 where that is not known,
+    /// such as a draw by endless play).
+    Draw(u32),
+}
+
+impl Value {
+    /// The protocol words of `info string solved …`: `win`, `loss` or `draw`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw(_) => "draw",
+        }
+    }
+
+    pub fn plies(self) -> u32 {
+        match self {
+            Value::Win(n) | Value::Loss(n) | Value::Draw(n) => n,
+        }
+    }
+}
+
+/// What a game-specific exact solver found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solution<M> {
+    pub value: Value,
+    /// A move that keeps the value (none when the game is over).
+    pub best: Option<M>,
+    /// Positions visited to prove it.
+    pub nodes: u64,
+}
+
+/// A game: its rules, notation and evaluation, on one state.
+///
+/// Implementations are small copyable states. Required methods are the rules;
+/// provided methods are conveniences built on them that a game may override
+/// for speed (e.g. `count_moves` for bulk perft).
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// A move. Must be small and `Copy`: it is stored in the transposition table.
+    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+    /// The immutable facts chosen by the game's options (board size, line length, …).
+    type Config: Clone + fmt::Debug + Send + Sync + 'static;
+
+    /// The game's name in the protocol (`neutreeko`).
+    const NAME: &'static str;
+
+    /// The game's options, in a fixed order.
+    fn option_specs() -> &'static [OptionSpec];
+
+    /// Builds the config from option values, given in the order of `option_specs`, each
+    /// already within its spin bounds. Errors on constraints the bounds cannot express
+    /// (Talpa's size must be even).
+    fn config(values: &[i64]) -> Result<Self::Config, String>;
+
+    /// The start position under `config`.
+    fn start(config: &Self::Config) -> Self;
+
+    /// Reads a position string (SPEC §1). The board's dimensions come from the text and
+    /// must be within the game's bounds; `config` supplies the options the text does not
+    /// carry (a FEN may thus choose another board size than the options do).
+    fn from_fen(config: &Self::Config, fen: &str) -> Result<Self, FenError>;
+
+    /// The position string, always with the ply count: `<board> <side> <plies>`.
+    fn fen(&self) -> String;
+
+    /// The player to move (also defined when the game is over).
+    fn side_to_move(&self) -> Player;
+
+    /// Plies played since the game began.
+    fn plies(&self) -> u32;
+
+    /// Appends every legal move to `moves` (which the caller clears). Appends nothing
+    /// when the game is over by the rules of this state.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays a move that `generate_moves` produced. Playing anything else is a logic
+    /// error (it may give a nonsense state, but must not be undefined behaviour).
+    fn play(&mut self, mv: Self::Move);
+
+    /// The outcome by the rules of this state alone (wins, full boards, ply limits, no
+    /// moves), or `None` while the game goes on. Repetition is [`Record`]'s business.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A hash of (board, side to move): equal positions in the sense of the repetition
+    /// rule have equal hashes. It does not include the ply count.
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from scratch (for games that update it incrementally);
+    /// tests check that both agree.
+    fn hash_from_scratch(&self) -> u64 {
+        self.hash()
+    }
+
+    /// Reads a move in this game's notation, without checking legality (but checking
+    /// that it names squares on this board).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The canonical text of a move.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Static evaluation from the side to move's point of view, in centi-units roughly
+    /// like centipawns; must stay well inside ±20_000 (mate scores live above).
+    fn evaluate(&self) -> i32;
+
+    /// Whether the threefold repetition rule applies to this game under its options.
+    fn repetition_rule(&self) -> bool {
+        false
+    }
+
+    /// A cheap hint for move ordering, larger first (threats, captures, centre).
+    fn order_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// A human-readable board diagram (for the `d` command), without the FEN line.
+    fn diagram(&self) -> String;
+
+    /// The number of legal moves; games may override it with a faster count for perft.
+    fn count_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    /// Reads a move and checks that it is legal here.
+    fn legal_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        let mv = self.parse_move(text)?;
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver(text.to_string()));
+        }
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        if moves.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(MoveError::Illegal(text.to_string()))
+        }
+    }
+
+    /// A game-specific exact solver for `go solve` (e.g. a Connect Four solver), or
+    /// `None` to let the generic search prove the value. It must return promptly with
+    /// `None` once `stop` is set. The repetition rule is the solver's own business: a
+    /// game with that rule returns `None` where it cannot honour it.
+    fn solve(&self, _stop: &std::sync::atomic::AtomicBool) -> Option<Solution<Self::Move>> {
+        None
+    }
+
+    /// The exact value of this position from a built-in table (a tablebase), if the game
+    /// has one ready; the search trusts it in place of searching. Repetition is ignored.
+    fn probe(&self) -> Option<Value> {
+        None
+    }
+
+    /// Extra lines for the `query` extension that only some games answer (`query
+    /// trees` in Frozen Forest): `Some(answer)` when this game knows `what`.
+    fn query(&self, _what: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The default config of a game: every option at its default.
+pub fn default_config<G: Game>() -> G::Config {
+    let values: Vec<i64> = G::option_specs()
+        .iter()
+        .map(|spec| spec.kind.default_value())
+        .collect();
+    match G::config(&values) {
+        Ok(config) => config,
+        // The defaults are part of each game's definition; a game whose defaults do
+        // not form a valid config is a programming error caught by every test.
+        Err(why) => panic!("{}: default options rejected: {why}", G::NAME),
+    }
+}
+
+/// A game as it was played: the state now, the hashes of every position since the
+/// record began (for repetition), and a forfeit by an illegal move.
+#[derive(Clone, Debug)]
+pub struct Record<G: Game> {
+    state: G,
+    /// Hash of every position of the record, the start included, the current last.
+    history: Vec<u64>,
+    moves: Vec<G::Move>,
+    forfeit: Option<Player>,
+}
+
+impl<G: Game> Record<G> {
+    pub fn new(state: G) -> Self {
+        let history = vec![state.hash()];
+        Record {
+            state,
+            history,
+            moves: Vec::new(),
+            forfeit: None,
+        }
+    }
+
+    pub fn state(&self) -> &G {
+        &self.state
+    }
+
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// Hashes of every position so far, the current one last.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// How many times the current position has occurred in this record.
+    pub fn occurrences(&self) -> usize {
+        let now = self.state.hash();
+        self.history.iter().filter(|&&h| h == now).count()
+    }
+
+    /// The outcome: a forfeit, then the rules of the state, then threefold repetition.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(loser) = self.forfeit {
+            return Some(Outcome::Win(loser.other()));
+        }
+        if let Some(outcome) = self.state.outcome() {
+            return Some(outcome);
+        }
+        if self.state.repetition_rule() && self.occurrences() >= 3 {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    /// Plays a move given as text, if it is legal and the game is not over.
+    pub fn play_text(&mut self, text: &str) -> Result<G::Move, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver(text.to_string()));
+        }
+        let mv = self.state.legal_move(text)?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    /// Plays a legal move (unchecked).
+    pub fn play(&mut self, mv: G::Move) {
+        self.state.play(mv);
+        self.history.push(self.state.hash());
+        self.moves.push(mv);
+    }
+
+    /// Records that the side to move tried an illegal move and so lost the game.
+    pub fn forfeit_by_side_to_move(&mut self) {
+        self.forfeit = Some(self.state.side_to_move());
+    }
+
+    /// Legal moves now, taking the record's own end (forfeit, repetition) into account.
+    pub fn legal_moves(&self) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        if self.outcome().is_none() {
+            self.state.generate_moves(&mut moves);
+        }
+        moves
+    }
+}
+
+/// Reads the `<side> [<plies>]` tail of a FEN whose board part the game has read:
+/// returns the side letter and the ply count. Shared by every game's FEN reader.
+pub fn fen_tail<'a>(fields: &[&'a str]) -> Result<(&'a str, u32), FenError> {
+    match fields {
+        [side] => Ok((side, 0)),
+        [side, plies] => {
+            let plies = plies
+                .parse::<u32>()
+                .map_err(|_| FenError(format!("ply count '{plies}' is not a whole number")))?;
+            Ok((side, plies))
+        }
+        [] => Err(FenError("missing the side to move".to_string())),
+        _ => Err(FenError(format!(
+            "expected '<board> <side> [<plies>]', found {} fields",
+            fields.len() + 1
+        ))),
+    }
+}
+
+/// Reads a FEN board part into rows of cells (top rank first): `None` for empty, the
+/// letter otherwise. Checks that every rank has the same width and that only the given
+/// letters occur. Shared by every game's FEN reader.
+pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char>>>, FenError> {
+    let mut rows = Vec::new();
+    for (index, rank_text) in board.split('/').enumerate() {
+        let mut row = Vec::new();
+        let mut digits = String::new();
+        let flush = |digits: &mut String, row: &mut Vec<Option<char>>| -> Result<(), FenError> {
+            if digits.is_empty() {
+                return Ok(());
+            }
+            let run: usize = digits
+                .parse()
+                .map_err(|_| FenError(format!("bad run '{digits}'")))?;
+            if run == 0 || run > 32 {
+                return Err(FenError(format!("bad run of empty cells '{digits}'")));
+            }
+            row.extend(std::iter::repeat_n(None, run));
+            digits.clear();
+            Ok(())
+        };
+        for c in rank_text.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+            } else if letters.contains(c) {
+                flush(&mut digits, &mut row)?;
+                row.push(Some(c));
+            } else {
+                return Err(FenError(format!(
+                    "unexpected '{c}' in rank {} of the board",
+                    index + 1
+                )));
+            }
+            if row.len() > 32 {
+                return Err(FenError("a rank is far too long".to_string()));
+            }
+        }
+        flush(&mut digits, &mut row)?;
+        if row.is_empty() {
+            return Err(FenError(format!("rank {} of the board is empty", index + 1)));
+        }
+        rows.push(row);
+        if rows.len() > 32 {
+            return Err(FenError("far too many ranks".to_string()));
+        }
+    }
+    let width = rows[0].len();
+    if let Some(bad) = rows.iter().position(|row| row.len() != width) {
+        return Err(FenError(format!(
+            "rank {} has {} cells, the first has {width}",
+            bad + 1,
+            rows[bad].len()
+        )));
+    }
+    Ok(rows)
+}
+
+/// Writes rows of cells (top rank first) as a FEN board part.
+pub fn format_fen_board(rows: &[Vec<Option<char>>]) -> String {
+    let mut out = String::new();
+    for (index, row) in rows.iter().enumerate() {
+        if index > 0 {
+            out.push('/');
+        }
+        let mut run = 0;
+        for cell in row {
+            match cell {
+                None => run += 1,
+                Some(c) => {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    out.push(*c);
+                }
+            }
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+    }
+    out
+}
+
+/// The name of a square: file letter then rank number (`a1` bottom left).
+pub fn square_name(file: usize, rank: usize) -> String {
+    format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+}
+
+/// Reads a square name at the start of `text`: returns (file, rank, characters read),
+/// both zero-based. Does not check the board's bounds.
+pub fn read_square(text: &str) -> Option<(usize, usize, usize)> {
+    let bytes = text.as_bytes();
+    let file = *bytes.first()?;
+    if !file.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 || bytes[1] == b'0' {
+        return None;
+    }
+    let rank: usize = text[1..1 + digits].parse().ok()?;
+    Some(((file - b'a') as usize, rank - 1, 1 + digits))
+}
+
+/// A plain text diagram of rows of cells (top rank first) with coordinates.
+pub fn plain_diagram(rows: &[Vec<char>]) -> String {
+    let height = rows.len();
+    let mut out = String::new();
+    for (index, row) in rows.iter().enumerate() {
+        out.push_str(&format!("{:>3} ", height - index));
+        for c in row {
+            out.push(' ');
+            out.push(*c);
+        }
+        out.push('\n');
+    }
+    out.push_str("    ");
+    let width = rows.first().map_or(0, |row| row.len());
+    for file in 0..width {
+        out.push(' ');
+        out.push((b'a' + file as u8) as char);
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_read_and_write() {
+        assert_eq!(read_square("a1"), Some((0, 0, 2)));
+        assert_eq!(read_square("k11x"), Some((10, 10, 3)));
+        assert_eq!(read_square("a0"), None);
+        assert_eq!(read_square("a01"), None);
+        assert_eq!(read_square("A1"), None);
+        assert_eq!(read_square("b"), None);
+        assert_eq!(read_square("c123"), None);
+        assert_eq!(square_name(10, 10), "k11");
+    }
+
+    #[test]
+    fn fen_boards_round_trip() {
+        let rows = parse_fen_board("1w1w1/2b2/5/2w2/1b1b1", "bw").unwrap();
+        assert_eq!(rows.len(), 5);
+        assert_eq!(rows[0], vec![None, Some('w'), None, Some('w'), None]);
+        assert_eq!(format_fen_board(&rows), "1w1w1/2b2/5/2w2/1b1b1");
+        let wide = parse_fen_board("11/x10", "x").unwrap();
+        assert_eq!(wide[1].len(), 11);
+        assert_eq!(format_fen_board(&wide), "11/x10");
+    }
+
+    #[test]
+    fn fen_boards_reject_garbage() {
+        assert!(parse_fen_board("1w1w1/2b2/4", "bw").is_err());
+        assert!(parse_fen_board("1q3", "bw").is_err());
+        assert!(parse_fen_board("0b4", "bw").is_err());
+        assert!(parse_fen_board("", "bw").is_err());
+        assert!(parse_fen_board("5//5", "bw").is_err());
+        assert!(parse_fen_board("99999999999999999999", "bw").is_err());
+    }
+
+    #[test]
+    fn fen_tails() {
+        assert_eq!(fen_tail(&["x"]).unwrap(), ("x", 0));
+        assert_eq!(fen_tail(&["o", "12"]).unwrap(), ("o", 12));
+        assert!(fen_tail(&["o", "-1"]).is_err());
+        assert!(fen_tail(&[]).is_err());
+        assert!(fen_tail(&["o", "1", "2"]).is_err());
+    }
+
+    #[test]
+    fn option_values() {
+        let spin = OptionKind::Spin {
+            min: 4,
+            max: 10,
+            default: 6,
+        };
+        assert_eq!(spin.parse_value("7"), Ok(7));
+        assert!(spin.parse_value("11").is_err());
+        assert!(spin.parse_value("x").is_err());
+        let check = OptionKind::Check { default: true };
+        assert_eq!(check.parse_value("False"), Ok(0));
+        assert!(check.parse_value("1").is_err());
+        assert_eq!(check.format_value(1), "true");
+    }
+}

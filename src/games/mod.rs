@@ -1,0 +1,63 @@
+//! The runtime list of games: the one place that names them all.
+//!
+//! Code that must work for whichever game the user picks implements [`GameVisitor`]
+//! (a generic function over `G: Game`) and calls [`visit`] with the game's name; the
+//! visitor is then compiled once per game, so everything below it is statically
+//! dispatched.
+
+use crate::game::Game;
+
+pub mod neutreeko;
+
+/// The names of the implemented games, in the order the `Game` option lists them.
+pub const NAMES: &[&str] = &["neutreeko"];
+
+/// The game the engine starts with.
+pub const DEFAULT: &str = "neutreeko";
+
+/// Generic code to run for one game chosen at run time.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self) -> Self::Output;
+}
+
+/// Runs `visitor` for the game called `name` (case-insensitive), or `None` when no
+/// such game exists.
+pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
+    match name.to_ascii_lowercase().as_str() {
+        "neutreeko" => Some(visitor.visit::<neutreeko::Neutreeko>()),
+        _ => None,
+    }
+}
+
+/// The canonical spelling of a game name, if it is one.
+pub fn canonical(name: &str) -> Option<&'static str> {
+    NAMES
+        .iter()
+        .copied()
+        .find(|known| known.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Name;
+    impl GameVisitor for Name {
+        type Output = &'static str;
+        fn visit<G: Game>(self) -> &'static str {
+            G::NAME
+        }
+    }
+
+    #[test]
+    fn every_listed_name_is_visitable_and_matches() {
+        for name in NAMES {
+            assert_eq!(visit(name, Name), Some(*name));
+        }
+        assert!(NAMES.contains(&DEFAULT));
+        assert_eq!(visit("NeuTreeko", Name), Some("neutreeko"));
+        assert_eq!(visit("chess", Name), None);
+        assert_eq!(canonical("NEUTREEKO"), Some("neutreeko"));
+    }
+}

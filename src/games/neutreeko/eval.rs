@@ -1,0 +1,64 @@
+//! Neutreeko evaluation: lines of three that a side is one slide away from, and the
+//! centre.
+//!
+//! For each of the 48 lines of three, a side with two pieces on it and the third
+//! square empty has a *threat* if its third piece can slide exactly onto that square
+//! (an immediate win when it is that side's turn), and a weaker *chance* otherwise.
+//! Pieces near the centre reach more lines.
+
+use super::{Move, Neutreeko, SIZE, tables};
+use crate::game::{Game, Player};
+
+const THREAT: i32 = 120;
+const CHANCE: i32 = 25;
+const CENTRE: [i32; 25] = [
+    0, 1, 2, 1, 0, //
+    1, 4, 5, 4, 1, //
+    2, 5, 8, 5, 2, //
+    1, 4, 5, 4, 1, //
+    0, 1, 2, 1, 0,
+];
+
+fn side_score(position: &Neutreeko, player: Player) -> i32 {
+    let own = position.pieces(player);
+    let occupied = own | position.pieces(player.other());
+    let mut score = 0;
+    let mut bits = own;
+    while bits != 0 {
+        let square = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        score += CENTRE[square] * 3;
+    }
+    for &line in &tables().lines {
+        let on_line = own & line;
+        if on_line.count_ones() != 2 {
+            continue;
+        }
+        let gap = line & !own;
+        if gap & occupied != 0 {
+            continue;
+        }
+        let third = (own & !line).trailing_zeros() as usize;
+        let target = gap.trailing_zeros() as u8;
+        if position.destinations(third).any(|to| to == target) {
+            score += THREAT;
+        } else {
+            score += CHANCE;
+        }
+    }
+    score
+}
+
+/// Evaluation from the side to move's point of view.
+pub fn evaluate(position: &Neutreeko) -> i32 {
+    let us = position.side_to_move();
+    side_score(position, us) - side_score(position, us.other())
+}
+
+/// Ordering hint: moves towards the centre first.
+pub fn order_hint(_position: &Neutreeko, mv: Move) -> i32 {
+    let to = mv.to as usize;
+    let from = mv.from as usize;
+    debug_assert!(to < SIZE * SIZE && from < SIZE * SIZE);
+    CENTRE[to] - CENTRE[from]
+}
