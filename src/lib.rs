@@ -17,3 +17,4 @@
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
