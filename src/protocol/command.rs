@@ -19,7 +19,10 @@ pub enum Command {
     /// `setoption name <name> [value <value>]`; both may contain spaces.
     SetOption { name: String, value: Option<String> },
     /// `position startpos|fen <FEN> [moves m1 m2 …]`.
-    Position { start: StartPosition, moves: Vec<String> },
+    Position {
+        start: StartPosition,
+        moves: Vec<String>,
+    },
     /// `go …`.
     Go(Go),
     /// `stop`.

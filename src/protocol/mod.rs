@@ -4,6 +4,7 @@
 
 pub mod command;
 pub mod parse;
+pub mod response;
 
 pub use command::{Command, Go, Limits, Query, StartPosition};
 pub use parse::{ParseError, parse_command};
