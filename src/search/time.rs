@@ -48,7 +48,11 @@ pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Budget {
         budget.hard = Some(Duration::from_millis(hard.max(MIN_THINK_MS)));
     }
     if let Some(movetime) = limits.movetime {
-        let hard = movetime.saturating_sub(overhead_ms).max(MIN_THINK_MS);
+        // The overhead never takes more than half of a fixed move time.
+        let hard = movetime
+            .saturating_sub(overhead_ms)
+            .max(movetime / 2)
+            .max(MIN_THINK_MS);
         let hard = Duration::from_millis(hard);
         budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         budget.soft = Some(budget.soft.map_or(hard, |s| s.min(hard)));
@@ -88,6 +92,8 @@ mod tests {
         let b = budget(&limits, Player::P1, 10);
         assert_eq!(b.hard, ms(90));
         assert_eq!(b.soft, ms(90));
+        let b = budget(&limits, Player::P1, 80);
+        assert_eq!(b.hard, ms(50));
     }
 
     #[test]

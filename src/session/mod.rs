@@ -36,7 +36,7 @@ pub const ENGINE_AUTHOR: &str = "the tabuleiro developers";
 const HASH_DEFAULT: i64 = 16;
 const HASH_MAX: i64 = 16_384;
 /// Time lost between engine and arena per move, ms.
-const OVERHEAD_DEFAULT: i64 = 30;
+const OVERHEAD_DEFAULT: i64 = 10;
 const OVERHEAD_MAX: i64 = 5_000;
 /// Input lines longer than this are rejected (the rest of the line is skipped).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
