@@ -66,9 +66,9 @@ Limits (for every engine; combine freely, the first reached ends a search):
   --grace MS      an answer this late past the clock or movetime still counts
                   (default 50); later loses on time
   --timeout MS    how long to wait for an engine that has no clock before it
-                  loses by timeout and is restarted, also for its start-up; with a
-                  clock, how long past the flag to wait before killing it
-                  (default 30000)
+                  loses by timeout and is restarted (default 30000); with a
+                  clock, how long past the flag to wait before killing it;
+                  start-up and isready get at least 10000
   --max-plies N   adjudicate a draw after N engine plies (default 1000, 0: never)
 
 Openings (each is played twice, colours swapped):

@@ -27,6 +27,10 @@ use super::openings::Opening;
 use super::{EngineSpec, Limits};
 use crate::game::{Game, MoveError, Outcome, Player, Record};
 
+/// The least time given to an engine to start up (`ugiok`) and answer `isready`,
+/// whatever `--timeout` says: a loaded machine can take seconds to start a process.
+pub const MIN_SETUP_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reason {
@@ -80,7 +84,8 @@ pub struct RefereeSettings {
     pub game: &'static str,
     /// Game options sent to every engine, `(name, value)`.
     pub game_options: Vec<(String, String)>,
-    /// How long an engine may take beyond its time to answer (and to start up).
+    /// How long an engine may take beyond its time to answer (at least
+    /// [`MIN_SETUP_TIMEOUT`] for start-up and `isready`).
     pub timeout: Duration,
     /// How far past its clock or movetime an answer still counts.
     pub grace: Duration,
@@ -120,7 +125,7 @@ impl EngineSlot {
             log::info!("restarting engine {}", self.spec.name);
         }
         let mut process = EngineProcess::spawn(&self.spec.name, &self.spec.cmd, &self.spec.args)?;
-        let deadline = Instant::now() + settings.timeout;
+        let deadline = Instant::now() + settings.timeout.max(MIN_SETUP_TIMEOUT);
         process.send("ugi").map_err(|e| e.to_string())?;
         let mut has_game_option = false;
         process
@@ -385,9 +390,11 @@ fn new_game(seat: &mut EngineSlot, settings: &RefereeSettings) -> Result<(), Str
     process.send("uginewgame").map_err(|e| e.to_string())?;
     process.send("isready").map_err(|e| e.to_string())?;
     process
-        .wait_for("readyok", Instant::now() + settings.timeout, |line| {
-            line.trim() == "readyok"
-        })
+        .wait_for(
+            "readyok",
+            Instant::now() + settings.timeout.max(MIN_SETUP_TIMEOUT),
+            |line| line.trim() == "readyok",
+        )
         .map_err(|e| e.to_string())?;
     Ok(())
 }

@@ -2,18 +2,20 @@
 //! chosen error rates, whether the first engine is `elo1` or only `elo0` stronger.
 //!
 //! This is the generalised SPRT on trinomial (win/draw/loss) results with logistic
-//! Elo, as in Michel Van den Bergh's approximation used by fishtest and cutechess-like
-//! tools: with the mean per-game score `x̄`, its per-game variance `σ²`, `n` results
-//! and the expected scores `s0`, `s1` of `elo0`, `elo1`,
+//! Elo (as in Michel Van den Bergh's work behind fishtest): with the observed
+//! frequencies `p̂` of win/draw/loss over `n` results, and for each hypothesis the
+//! trinomial distribution closest to `p̂` (maximum likelihood) whose expected score is
+//! that of `elo0` (`s0`) or `elo1` (`s1`),
 //!
 //! ```text
-//! LLR ≈ n · (s1 − s0) · (2·x̄ − s0 − s1) / (2·σ²)
+//! LLR = n · Σ p̂ᵢ · ln(p1ᵢ / p0ᵢ),   pᵢ = p̂ᵢ / (1 + λ·(xᵢ − s))  with λ making Σ pᵢ = 1
 //! ```
 //!
-//! H1 (`elo1`) is accepted when `LLR ≥ ln((1−β)/α)`, H0 (`elo0`) when
-//! `LLR ≤ ln(β/(1−α))`. When a kind of result has not occurred yet, half a result of
-//! each kind is added so that the variance is never zero (a short run of wins alone
-//! must not decide at once).
+//! (`xᵢ` = 1, ½, 0). Near the hypotheses this equals the familiar approximation
+//! `n·(s1−s0)·(2x̄−s0−s1)/(2σ²)`, but unlike it, it does not overstate the evidence of
+//! a few lopsided results. H1 (`elo1`) is accepted when `LLR ≥ ln((1−β)/α)`, H0
+//! (`elo0`) when `LLR ≤ ln(β/(1−α))`. When a kind of result has not occurred yet, half
+//! a result of each kind is added, so that no outcome has probability zero.
 
 use super::stats::{Tally, score_of_elo};
 
@@ -103,10 +105,15 @@ impl Sprt {
             l += 0.5;
         }
         let n = w + d + l;
-        let mean = (w + 0.5 * d) / n;
-        let variance = (w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2)) / n;
+        let observed = [w / n, d / n, l / n];
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+        let (p0, p1) = (
+            closest_with_mean(observed, s0),
+            closest_with_mean(observed, s1),
+        );
+        n * (0..3)
+            .map(|i| observed[i] * (p1[i] / p0[i]).ln())
+            .sum::<f64>()
     }
 
     pub fn decide(&self, tally: &Tally) -> Decision {
@@ -120,6 +127,37 @@ impl Sprt {
             Decision::Continue
         }
     }
+}
+
+/// The scores of a win, a draw and a loss.
+const RESULTS: [f64; 3] = [1.0, 0.5, 0.0];
+
+/// The maximum-likelihood trinomial distribution for the observed frequencies `p`
+/// (all positive) under the constraint that its expected score is `s` (0 < s < 1):
+/// `p_i / (1 + λ (x_i − s))`, with λ found by bisection (the constraint's left side
+/// falls as λ grows).
+fn closest_with_mean(p: [f64; 3], s: f64) -> [f64; 3] {
+    let f = |lambda: f64| -> f64 {
+        (0..3)
+            .map(|i| p[i] * (RESULTS[i] - s) / (1.0 + lambda * (RESULTS[i] - s)))
+            .sum()
+    };
+    // 1 + λ(x − s) > 0 for x in 0..1.
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s) + 1e-12, 1.0 / s - 1e-12);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    let mut q = [0.0; 3];
+    for i in 0..3 {
+        q[i] = p[i] / (1.0 + lambda * (RESULTS[i] - s));
+    }
+    q
 }
 
 #[cfg(test)]
@@ -158,14 +196,26 @@ mod tests {
     }
 
     #[test]
-    fn llr_matches_the_formula_by_hand() {
-        // 60 wins, 40 losses, 100 draws; elo0 = 0, elo1 = 20.
+    fn llr_matches_an_independent_computation() {
+        // Reference values from a separate Python implementation of the same
+        // definition (bisection for λ), and the textbook approximation nearby.
         let sprt = Sprt::parse("0,20").unwrap();
         let llr = sprt.llr(&tally(60, 40, 100));
-        // mean = 0.55, variance = (60·0.2025 + 100·0.0025 + 40·0.3025) / 200 = 0.1225,
-        // s0 = 0.5, s1 = 0.528751, LLR = 200·0.028751·(1.1 − 1.028751)/(0.245) = 1.6723.
-        assert!((llr - 1.6723).abs() < 1e-3, "{llr}");
+        assert!((llr - 1.647_04).abs() < 1e-3, "{llr}");
+        // The approximation n·(s1−s0)·(2x̄−s0−s1)/(2σ²) gives 1.672 here.
+        assert!((llr - 1.6723).abs() < 0.05);
+        let wide = Sprt::parse("0,100").unwrap();
+        assert!((wide.llr(&tally(0, 4, 0)) + 1.498_03).abs() < 1e-3);
+        assert!((wide.llr(&tally(30, 2, 0)) - 6.805_31).abs() < 1e-3);
+        assert!((wide.llr(&tally(8, 2, 0)) - 1.318_63).abs() < 1e-3);
         assert_eq!(sprt.llr(&tally(0, 0, 0)), 0.0);
+    }
+
+    #[test]
+    fn the_closest_distribution_has_the_wanted_mean() {
+        let q = closest_with_mean([0.5, 0.3, 0.2], 0.4);
+        assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!((q[0] + 0.5 * q[1] - 0.4).abs() < 1e-9);
     }
 
     #[test]
@@ -174,6 +224,8 @@ mod tests {
         assert_eq!(sprt.decide(&tally(2, 0, 0)), Decision::Continue);
         assert_eq!(sprt.decide(&tally(30, 2, 0)), Decision::AcceptH1);
         assert_eq!(sprt.decide(&tally(2, 30, 0)), Decision::AcceptH0);
+        assert_eq!(sprt.decide(&tally(0, 4, 0)), Decision::Continue);
+        assert_eq!(sprt.decide(&tally(0, 10, 0)), Decision::AcceptH0);
         // Even results accept H0 in time, never H1.
         let even = tally(100, 100, 0);
         assert_eq!(sprt.decide(&even), Decision::AcceptH0);
