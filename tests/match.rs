@@ -99,11 +99,15 @@ fn field(line: &str, key: &str) -> Option<String> {
     None
 }
 
-/// Points per engine name over the games.
+/// Points per engine name over the scored units: games, or pairs where the game is
+/// scored by pairs (their second game carries `pair_winner`).
 fn points(games: &[String], name: &str) -> f64 {
+    let paired = games.iter().any(|g| g.contains("\"pair_reason\""));
+    let key = if paired { "pair_winner" } else { "winner" };
     games
         .iter()
-        .map(|g| match field(g, "winner") {
+        .filter(|g| !paired || g.contains("\"pair_reason\""))
+        .map(|g| match field(g, key) {
             Some(winner) if winner == name => 1.0,
             Some(_) => 0.0,
             None => 0.5,

@@ -1050,7 +1050,7 @@ fn game_json(
         };
         object = object
             .opt_str("pair_winner", pair_winner)
-            .str("pair_reason", &result.reason);
+            .str("pair_reason", &result.reason.describe(&names[a], &names[b]));
     }
     object.finish()
 }

@@ -129,10 +129,39 @@ pub struct PairGame {
 }
 
 /// The result of a pair for A, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PairResult {
     pub score: Score,
-    pub reason: String,
+    pub reason: PairReason,
+}
+
+/// How a pair was decided.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PairReason {
+    /// By points (A's points of 2), including a 1–1 with a drawn game.
+    Points(f64),
+    /// 1–1, and one game was lost by forfeit.
+    Forfeit,
+    /// 1–1, both won as p1: what each counted in the game it won.
+    BothWonAsP1 { a: u32, b: u32 },
+    /// 1–1, both won as p2: what each counted as p1 (in the game it lost).
+    BothWonAsP2 { a: u32, b: u32 },
+}
+
+impl PairReason {
+    /// In words, with the engines' names.
+    pub fn describe(&self, a: &str, b: &str) -> String {
+        match *self {
+            PairReason::Points(points) => format!("{a} {points} of 2"),
+            PairReason::Forfeit => "1-1, one game lost by forfeit".to_string(),
+            PairReason::BothWonAsP1 { a: x, b: y } => format!(
+                "1-1, both won as p1; trees eaten when winning: {a} {x}, {b} {y} (fewer wins)"
+            ),
+            PairReason::BothWonAsP2 { a: x, b: y } => {
+                format!("1-1, both won as p2; trees eaten as p1: {a} {x}, {b} {y} (more wins)")
+            }
+        }
+    }
 }
 
 /// Scores two games with roles swapped as one match (SPEC §2, Frozen Forest): 2–0 wins;
@@ -153,13 +182,13 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
     if points > 1.0 {
         return PairResult {
             score: Score::Win,
-            reason: format!("{points} of 2"),
+            reason: PairReason::Points(points),
         };
     }
     if points < 1.0 {
         return PairResult {
             score: Score::Loss,
-            reason: format!("{points} of 2"),
+            reason: PairReason::Points(points),
         };
     }
     // Level. Only a 1–1 with both games decided goes to the tie-break.
@@ -167,7 +196,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
     if !decided {
         return PairResult {
             score: Score::Draw,
-            reason: "1 of 2".to_string(),
+            reason: PairReason::Points(points),
         };
     }
     match (games[0].forfeit, games[1].forfeit) {
@@ -177,7 +206,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
             let score = Score::of(a_player(&forfeited), forfeited.outcome);
             return PairResult {
                 score,
-                reason: "1-1, one game lost by forfeit".to_string(),
+                reason: PairReason::Forfeit,
             };
         }
         _ => {}
@@ -191,7 +220,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
     if a_won.a_is_p1 {
         // Both won as p1: fewer counted wins.
         let (a, b) = (a_won.count, b_won.count);
-        let reason = format!("1-1, both won as p1: {a} against {b}, fewer wins");
+        let reason = PairReason::BothWonAsP1 { a, b };
         let score = match a.cmp(&b) {
             std::cmp::Ordering::Less => Score::Win,
             std::cmp::Ordering::Greater => Score::Loss,
@@ -201,7 +230,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
     } else {
         // Both won as p2: A was p1 in the game A lost (b_won), B was p1 in a_won.
         let (a, b) = (b_won.count, a_won.count);
-        let reason = format!("1-1, both won as p2: {a} against {b} as p1, more wins");
+        let reason = PairReason::BothWonAsP2 { a, b };
         let score = match a.cmp(&b) {
             std::cmp::Ordering::Greater => Score::Win,
             std::cmp::Ordering::Less => Score::Loss,
@@ -271,7 +300,12 @@ mod tests {
     fn pairs_both_won_as_yuki_fewer_trees_wins() {
         // Game 1: A is Yuki and wins having eaten 20; game 2: B is Yuki and wins with 25.
         let r = score_pair([game(true, Player::P1, 20), game(false, Player::P1, 25)]);
-        assert_eq!(r.score, Score::Win, "{}", r.reason);
+        assert_eq!(r.score, Score::Win, "{:?}", r.reason);
+        assert_eq!(r.reason, PairReason::BothWonAsP1 { a: 20, b: 25 });
+        assert_eq!(
+            r.reason.describe("A", "B"),
+            "1-1, both won as p1; trees eaten when winning: A 20, B 25 (fewer wins)"
+        );
         let r = score_pair([game(true, Player::P1, 25), game(false, Player::P1, 20)]);
         assert_eq!(r.score, Score::Loss);
         let r = score_pair([game(true, Player::P1, 22), game(false, Player::P1, 22)]);
@@ -285,7 +319,8 @@ mod tests {
     fn pairs_both_won_as_mina_more_trees_as_yuki_wins() {
         // Game 1: A is Yuki, eats 40 and loses; game 2: B is Yuki, eats 30 and loses.
         let r = score_pair([game(true, Player::P2, 40), game(false, Player::P2, 30)]);
-        assert_eq!(r.score, Score::Win, "{}", r.reason);
+        assert_eq!(r.score, Score::Win, "{:?}", r.reason);
+        assert_eq!(r.reason, PairReason::BothWonAsP2 { a: 40, b: 30 });
         let r = score_pair([game(true, Player::P2, 30), game(false, Player::P2, 40)]);
         assert_eq!(r.score, Score::Loss);
         let r = score_pair([game(true, Player::P2, 33), game(false, Player::P2, 33)]);
@@ -298,7 +333,7 @@ mod tests {
         let mut crash = game(true, Player::P2, 40);
         crash.forfeit = true;
         let r = score_pair([crash, game(false, Player::P2, 2)]);
-        assert_eq!(r.score, Score::Loss, "{}", r.reason);
+        assert_eq!(r.score, Score::Loss, "{:?}", r.reason);
         // B forfeits instead.
         let mut crash = game(false, Player::P2, 2);
         crash.forfeit = true;
