@@ -730,7 +730,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     let config = parse_args(args)?;
     let summary = run(&config)?;
-    print!("{}", summary.render(&config));
+    // A closed stdout (`| head`) must not panic: the games are played and written.
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(summary.render(&config).as_bytes())
+        .and_then(|()| stdout.flush());
     Ok(())
 }
 

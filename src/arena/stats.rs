@@ -110,6 +110,9 @@ pub fn score_of_elo(elo: f64) -> f64 {
 pub fn format_elo(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if elo.abs() < 0.05 {
+        // No "-0.0".
+        "+0.0".to_string()
     } else {
         format!("{elo:+.1}")
     }
@@ -283,6 +286,8 @@ mod tests {
         };
         assert_eq!(all.elo().unwrap().0, f64::INFINITY);
         assert_eq!(format_elo(f64::INFINITY), "+inf");
+        assert_eq!(format_elo(-0.0), "+0.0");
+        assert_eq!(format_elo(-12.34), "-12.3");
         assert_eq!(Tally::default().elo(), None);
         assert!((score_of_elo(elo_of_score(0.3)) - 0.3).abs() < 1e-12);
     }
