@@ -525,3 +525,32 @@ fn pair_scored_games_report_each_pair() {
         assert!(run.stdout.contains("a vs b: pairs "), "{}", run.stdout);
     }
 }
+
+#[test]
+fn a_hanging_engine_with_a_clock_loses_on_time_and_the_match_goes_on() {
+    let hang = bad_engine("hang", "--at 2");
+    let run = run_match(
+        &[
+            "--engine",
+            &hang,
+            "--engine",
+            "name=good self tc=60000+0",
+            "--tc",
+            "300+0",
+            "--timeout",
+            "1000",
+            "--games",
+            "2",
+        ],
+        "hang-clock",
+        Duration::from_secs(30),
+    );
+    assert!(run.success, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.games.len(), 2);
+    for g in &run.games {
+        assert_eq!(field(g, "winner").as_deref(), Some("good"), "{g}");
+        assert_eq!(field(g, "reason").as_deref(), Some("time"), "{g}");
+        let detail = field(g, "detail").unwrap_or_default();
+        assert!(detail.contains("no answer to stop either"), "{g}");
+    }
+}

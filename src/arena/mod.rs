@@ -65,10 +65,10 @@ Limits (for every engine; combine freely, the first reached ends a search):
   --depth N       --nodes N
   --grace MS      an answer this late past the clock or movetime still counts
                   (default 50); later loses on time
-  --timeout MS    how long to wait for an engine that has no clock before it
-                  loses by timeout and is restarted (default 30000); with a
-                  clock, how long past the flag to wait before killing it;
-                  start-up and isready get at least 10000
+  --timeout MS    how long to wait for an engine without a clock or movetime
+                  before it loses by timeout and is restarted (default 30000);
+                  after a flag fall, how long to wait for its answer to 'stop'
+                  before killing it; start-up and isready get at least 10000
   --max-plies N   adjudicate a draw after N engine plies (default 1000, 0: never)
 
 Openings (each is played twice, colours swapped):

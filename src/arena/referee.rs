@@ -16,8 +16,9 @@
 //!   it has no clock; `crash`: its output ended or its input closed.
 //!
 //! An engine that timed out or crashed is killed; [`EngineSlot`] starts it again
-//! before its next game. With a clock, the referee waits up to `max(timeout, grace)`
-//! past the flag before it gives up on an answer and kills the engine.
+//! before its next game. When a flag falls before the answer, the referee sends
+//! `stop` and waits up to the timeout for the `bestmove` (the engine then stays in
+//! step); an engine that does not answer that either is killed too.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -430,32 +431,44 @@ fn request_move(
         (None, Some(ms)) => Some(Duration::from_millis(ms)),
         (None, None) => None,
     };
-    let wait = allowed.unwrap_or(Duration::ZERO) + settings.timeout.max(settings.grace);
-    let answer = process.wait_for("bestmove", sent + wait, |line| {
-        line.split_whitespace().next() == Some("bestmove")
-    });
+    // Without a time limit only the timeout bounds the wait; with one, the flag falls
+    // at the allowed time plus the grace margin.
+    let wait = match allowed {
+        Some(allowed) => allowed + settings.grace,
+        None => settings.timeout,
+    };
+    let is_bestmove = |line: &str| line.split_whitespace().next() == Some("bestmove");
+    let answer = process.wait_for("bestmove", sent + wait, is_bestmove);
     let (line, at) = match answer {
         Ok(found) => found,
         Err(EngineError::Timeout(_)) => {
-            let (reason, detail) = match allowed {
-                Some(allowed) => (
-                    Reason::Time,
-                    format!(
-                        "no bestmove within {} ms (allowed {} ms + {} ms grace)",
-                        wait.as_millis(),
-                        allowed.as_millis(),
-                        settings.grace.as_millis()
-                    ),
-                ),
-                None => (
-                    Reason::Timeout,
-                    format!("no bestmove within {} ms", wait.as_millis()),
-                ),
+            let Some(allowed) = allowed else {
+                return Err(Fault {
+                    reason: Reason::Timeout,
+                    detail: format!("no bestmove within {} ms", wait.as_millis()),
+                    kill: true,
+                });
             };
+            // The flag fell. Ask for the move anyway, so that an engine that is only
+            // late stays in step; one that does not answer within the timeout hangs.
+            let answered = process.send("stop").is_ok()
+                && process
+                    .wait_for("bestmove", Instant::now() + settings.timeout, is_bestmove)
+                    .is_ok();
             return Err(Fault {
-                reason,
-                detail,
-                kill: true,
+                reason: Reason::Time,
+                detail: format!(
+                    "no bestmove within {} ms (allowed {} ms + {} ms grace){}",
+                    wait.as_millis(),
+                    allowed.as_millis(),
+                    settings.grace.as_millis(),
+                    if answered {
+                        ""
+                    } else {
+                        "; no answer to stop either"
+                    }
+                ),
+                kill: !answered,
             });
         }
         Err(error) => return Err(crash(error)),
