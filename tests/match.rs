@@ -437,6 +437,8 @@ fn bad_arguments_are_errors_not_panics() {
         vec![
             "--engine", "self", "--engine", "self", "--depth", "1", "--game", "chess",
         ],
+        // A program that exits at once is no engine: the match does not start.
+        vec!["--engine", "cmd=true", "--engine", "self", "--depth", "1"],
         vec![
             "--engine",
             "/no/such/engine",
