@@ -142,9 +142,12 @@ fn the_deeper_engine_scores_higher_in_every_game() {
                 "1",
                 "--timeout",
                 "20000",
+                "--concurrency",
+                "2",
             ],
             &format!("depths-{game}"),
-            Duration::from_secs(50),
+            // A bound against hanging, far above the few seconds a game takes.
+            Duration::from_secs(120),
         );
         assert!(run.success, "{game}: {}{}", run.stdout, run.stderr);
         assert_eq!(run.games.len(), 20, "{game}: {}", run.stdout);
