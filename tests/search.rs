@@ -278,3 +278,86 @@ fn repeating_when_it_is_the_only_way_not_to_lose_scores_a_draw() {
     );
     assert_ne!(fresh.score, Score::Cp(0));
 }
+
+#[test]
+fn a_finished_position_has_no_best_move() {
+    // Black has just made b1 c1 d1: white to move, but the game is over.
+    let root = fen("w3w/5/5/5/1bbbw w 11");
+    assert_eq!(root.outcome(), Some(GameOutcome::Win(Player::P1)));
+    for limits in [depth(3), nodes(1_000)] {
+        let (result, infos) = search_with(&mut Searcher::new(1), &root, &[root.hash()], limits);
+        assert_eq!(result.best, None);
+        assert!(result.pv.is_empty());
+        assert!(infos.is_empty());
+    }
+}
+
+/// A small xorshift64 generator for reproducible random positions.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn mate_scores_on_random_positions_are_exact() {
+    // Every mate score within reach of brute force is checked against the naive
+    // rules: the distance is exact (no shorter one exists) and the move keeps it;
+    // a search that reports no mate has missed no short win.
+    let mut seed = 0x1234_5678_9abc_def1_u64;
+    let mut checked = 0;
+    for _ in 0..150 {
+        let mut board = [['.'; 5]; 5];
+        let mut placed = 0;
+        while placed < 6 {
+            let square = (xorshift(&mut seed) % 25) as usize;
+            if board[square / 5][square % 5] == '.' {
+                board[square / 5][square % 5] = if placed < 3 { 'b' } else { 'w' };
+                placed += 1;
+            }
+        }
+        let naive = Naive { board, side: 'b' };
+        if naive.winner().is_some() {
+            continue;
+        }
+        let root = fen(&naive.fen());
+        let result = search(&root, depth(6));
+        let best = result.best.expect("a move");
+        let after = naive_after(&root, best);
+        match result.score {
+            Score::Mate(n) if (1..=4).contains(&n) => {
+                let n = n as u32;
+                assert!(naive.wins_within(n), "{} {:?}", naive.fen(), result.score);
+                assert!(
+                    n < 3 || !naive.wins_within(n - 2),
+                    "{}: faster win",
+                    naive.fen()
+                );
+                assert!(
+                    after.winner() == Some('b') || after.loses_within(n - 1),
+                    "{}: {} does not keep the win",
+                    naive.fen(),
+                    root.format_move(best)
+                );
+                checked += 1;
+            }
+            Score::Mate(n) if (-4..=-1).contains(&n) => {
+                let n = n.unsigned_abs();
+                assert!(naive.loses_within(n), "{} {:?}", naive.fen(), result.score);
+                assert!(
+                    n < 3 || !naive.loses_within(n - 2),
+                    "{}: faster loss",
+                    naive.fen()
+                );
+                checked += 1;
+            }
+            Score::Mate(_) => {}
+            Score::Cp(_) => {
+                assert!(!naive.wins_within(3), "{}: missed a win", naive.fen());
+                assert!(!naive.loses_within(2), "{}: missed a loss", naive.fen());
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} mate scores");
+}
