@@ -176,7 +176,7 @@ fn perft_stops_at_a_win() {
 // ---------------------------------------------------------------------------------
 // Random games through every invariant
 
-/// Checks one position against the invariants; returns the crate's legal moves.
+/// Checks one position against the invariants (and against the naive rules).
 fn check_position(state: &Neutreeko, hashes: &mut HashMap<String, u64>) {
     // FEN round trip, with and without the ply count.
     let text = state.fen();
@@ -234,11 +234,17 @@ fn random_games_keep_every_invariant() {
             if let Some(outcome) = record.outcome() {
                 match outcome {
                     Outcome::Win(_) => endings[0] += 1,
-                    Outcome::Draw => endings[1] += 1,
+                    Outcome::Draw => {
+                        // Only repetition draws Neutreeko, on exactly the third time.
+                        assert_eq!(state.outcome(), None);
+                        assert_eq!(record.occurrences(), 3);
+                        endings[1] += 1;
+                    }
                 }
                 assert!(record.legal_moves().is_empty());
                 break;
             }
+            assert!(record.occurrences() <= 2);
             if state.plies() >= 100 {
                 endings[2] += 1;
                 break;
