@@ -5,11 +5,12 @@
 #[path = "common/naive.rs"]
 mod naive;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use naive::Naive;
-use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record};
+use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record, Value};
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
 
@@ -360,4 +361,82 @@ fn mate_scores_on_random_positions_are_exact() {
         }
     }
     assert!(checked > 50, "only {checked} mate scores");
+}
+
+/// Brute force with memory: whether the side to move wins within `plies` plies.
+fn wins_within(n: &Naive, plies: u32, memo: &mut HashMap<(Naive, u32, bool), bool>) -> bool {
+    if plies == 0 || n.winner().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(&(*n, plies, true)) {
+        return known;
+    }
+    let side = n.side;
+    let wins = n.moves().into_iter().any(|mv| {
+        let child = n.play(mv);
+        child.winner() == Some(side) || loses_within(&child, plies - 1, memo)
+    });
+    memo.insert((*n, plies, true), wins);
+    wins
+}
+
+/// Brute force with memory: whether the side to move loses within `plies` plies.
+fn loses_within(n: &Naive, plies: u32, memo: &mut HashMap<(Naive, u32, bool), bool>) -> bool {
+    if n.winner().is_some_and(|w| w != n.side) {
+        return true;
+    }
+    if plies == 0 || n.winner().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(&(*n, plies, false)) {
+        return known;
+    }
+    let side = n.side;
+    let moves = n.moves();
+    let loses = moves.is_empty()
+        || moves.into_iter().all(|mv| {
+            let child = n.play(mv);
+            child.winner() != Some(side) && wins_within(&child, plies - 1, memo)
+        });
+    memo.insert((*n, plies, false), loses);
+    loses
+}
+
+#[test]
+fn a_table_from_an_earlier_search_does_not_make_a_mate_slower() {
+    // A random game (with slide-backs). After ply 29 white wins in 5 plies. A searcher
+    // that searched the position at ply 25 first used to stop at a mate in 7 found
+    // through its old table entries and call Win(7) proven: `go solve` would have
+    // printed a wrong distance, and the search would stop looking for the faster mate.
+    let line = "d1e2 b5b2 e2d1 d5e4 d1e2 e4d5 c4c3 c2c1 e2e5 b2a3 c3e3 a3b2 e5c3 d5d1 c3e5 \
+                d1d5 b1a2 c1a1 e3c1 b2e2 c1e1 a1d4 a2d2 d5a2 d2d3 a2b1 e5a5 b1c2 a5e5";
+    let mut record = Record::new(Neutreeko::start(&()));
+    let mut earlier = None;
+    for (ply, text) in line.split_whitespace().enumerate() {
+        if ply == 25 {
+            earlier = Some(record.clone());
+        }
+        record.play_text(text).unwrap();
+    }
+    let earlier = earlier.unwrap();
+    let root = *record.state();
+    assert_eq!(root.fen(), "4b/3w1/3b1/2w1w/4b w 29");
+    let naive = Naive::from_fen(&root.fen());
+    let mut memo = HashMap::new();
+    assert!(!wins_within(&naive, 3, &mut memo));
+    assert!(wins_within(&naive, 5, &mut memo));
+
+    let (fresh, _) = search_with(&mut Searcher::new(2), &root, record.history(), depth(9));
+    assert_eq!(fresh.score, Score::Mate(5));
+    assert_eq!(fresh.proven, Some(Value::Win(5)));
+
+    let mut searcher = Searcher::new(2);
+    let _ = search_with(&mut searcher, earlier.state(), earlier.history(), depth(9));
+    let (reused, _) = search_with(&mut searcher, &root, record.history(), depth(9));
+    assert_eq!(reused.score, Score::Mate(5));
+    assert!(
+        matches!(reused.proven, None | Some(Value::Win(5))),
+        "{:?}",
+        reused.proven
+    );
 }

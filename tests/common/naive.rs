@@ -10,7 +10,7 @@
 
 /// `board[rank][file]`, rank 0 = rank `1` (the bottom), file 0 = file `a`.
 /// Cells are `'b'`, `'w'` or `'.'`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Naive {
     pub board: [[char; 5]; 5],
     /// `'b'` or `'w'`.
