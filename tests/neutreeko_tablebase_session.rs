@@ -42,7 +42,10 @@ fn has(lines: &[String], wanted: &str) -> bool {
 }
 
 fn bestmove(lines: &[String]) -> String {
-    let found: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove ")).collect();
+    let found: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove "))
+        .collect();
     assert_eq!(found.len(), 1, "{lines:?}");
     found[0]["bestmove ".len()..].to_string()
 }
@@ -116,7 +119,11 @@ fn the_tablebase_through_the_protocol() {
         .map(|l| l.split(" pv ").nth(1).unwrap_or("").to_string())
         .into_iter()
         .collect();
-    let reply = pv[0].split_whitespace().next().expect("a pv move").to_string();
+    let reply = pv[0]
+        .split_whitespace()
+        .next()
+        .expect("a pv move")
+        .to_string();
     let lines = driver.send(&[
         &format!("position startpos moves b1b4 {reply}"),
         "go nodes 100",
@@ -140,9 +147,15 @@ fn the_tablebase_through_the_protocol() {
         "position startpos",
         "go depth 2",
     ]);
-    assert!(has(&lines, "option name Tablebase type check default false"));
+    assert!(has(
+        &lines,
+        "option name Tablebase type check default false"
+    ));
     assert!(!has(&lines, "info string tablebase draw"), "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
     assert!(tablebase::ready().is_none());
     let lines = driver.send(&["setoption name Tablebase value maybe"]);
     assert!(lines[0].starts_with("info string error"), "{lines:?}");
