@@ -83,7 +83,7 @@ fn main() {
         assert!(same, "the two builds disagree");
     }
     println!(
-        "positions {POSITIONS} per side to move, table {} bytes ({:.2} MiB), peak RSS {} KiB",
+        "placements {POSITIONS} per side to move, table {} bytes ({:.2} MiB), peak RSS {} KiB",
         table.memory(),
         table.memory() as f64 / (1024.0 * 1024.0),
         peak_rss_kib().map_or("?".to_string(), |k| k.to_string())

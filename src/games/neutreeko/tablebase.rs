@@ -1,11 +1,15 @@
 //! The complete retrograde solution of Neutreeko, built in memory.
 //!
 //! **Positions.** The rules are the same for both colours, so a position is seen from
-//! the side to move: its three pieces `S` and the opponent's three `O`. The index is
+//! the side to move: its three pieces `S` and the opponent's three `O`. A placement is
 //! `rank(O) * 1540 + rank'(S)`, where `rank` numbers the 3-subsets of the 25 squares
 //! (C(25,3) = 2300) and `rank'` the 3-subsets of the 22 squares that `O` leaves free
-//! (C(22,3) = 1540): 3,542,000 positions, which serve both colours. Rows go by the
-//! opponent's pieces so that every predecessor of a position lies in one row (its
+//! (C(22,3) = 1540): 3,542,000 placements, which serve both colours. The table keeps one
+//! entry per class of placements under the 8 symmetries of the board: its rows are the
+//! 319 classes of opponent sets (each stored as its set of least rank), its columns the
+//! 1540 mover sets; where the row's set has symmetries of its own, a class is stored once,
+//! at its least column (the other cells are unused). 319 × 1540 = 491,260 bytes. Rows go
+//! by the opponent's pieces so that every predecessor of a position lies in one row (its
 //! predecessors differ only in the pieces of the side that moved last).
 //!
 //! **Values.** One byte per position, from the side to move's point of view:
@@ -22,14 +26,17 @@
 //!
 //! **Build.** Level by level, from the positions lost in 0: the predecessors of a
 //! position lost in `n` plies are won in `n + 1` unless already resolved; a predecessor of
-//! a position won in `n` loses one from its counter (its number of moves, counted in the
-//! first pass) and is lost in `n + 1` when the counter reaches zero. Predecessors come
+//! a position won in `n` loses one from its counter (its number of moves to distinct
+//! classes, counted in the first pass) and is lost in `n + 1` when the counter reaches
+//! zero; a frontier position whose pieces have symmetries may reach one predecessor
+//! class by several unmoves, which count once. Predecessors come
 //! from *unmoves*: the piece on `Y` came from `Z` in direction `d` when the square after
 //! `Y` in direction `d` is occupied or off the board (a slide stops only there) and every
 //! square from `Z` to `Y` is empty. Each level's frontier is sorted by its side to move's
 //! pieces, which are the row of all its predecessors, and split by rows over threads:
 //! each thread writes only its own rows, so no atomics are needed, and each frontier
-//! position's predecessors share one 1.5 KB row of the table.
+//! position's predecessors share one 1.5 KB row of the table (the whole table fits the
+//! level-2 cache).
 //! [`Table::build_forward`] solves the same table by repeated forward passes instead;
 //! it is much slower and serves as a benchmark and a cross-check.
 
@@ -44,7 +51,7 @@ use crate::game::{Game, Outcome, RootProbe, Value};
 const SETS: usize = 2300;
 /// 3-subsets of the 22 squares the opponent leaves free: the columns.
 const FREE_SETS: usize = 1540;
-/// Positions in the table (each serves both colours).
+/// Placements of the pieces (each serves both colours).
 pub const POSITIONS: usize = SETS * FREE_SETS;
 
 /// During the build, an unresolved position holds `COUNTED + moves` (its moves whose
@@ -85,6 +92,16 @@ struct Geometry {
     neighbours: [u32; SQUARES],
     /// `rays[square][direction]`: squares met walking from `square`, then `NONE`s.
     rays: [[[u8; 4]; 8]; SQUARES],
+    /// `maps[t][square]`: the square's image under symmetry `t` of the board (0 is the
+    /// identity; bit 0 of `t` mirrors the files, bit 1 the ranks, bit 2 swaps them).
+    maps: [[u8; SQUARES]; 8],
+    /// By set rank: the row of the set's class, and (bit `t`) the symmetries that take
+    /// the set to the row's set (for the row's own set: its stabilizer).
+    set_row: Vec<u16>,
+    to_row: Vec<u8>,
+    /// By row: the class's set (the one of least rank) and its rank.
+    row_sets: Vec<u32>,
+    row_ranks: Vec<u16>,
 }
 
 fn geometry() -> &'static Geometry {
@@ -146,7 +163,23 @@ fn geometry() -> &'static Geometry {
                 }
             }
         }
-        Geometry {
+        let mut maps = [[0u8; SQUARES]; 8];
+        for (t, map) in maps.iter_mut().enumerate() {
+            for (square, image) in map.iter_mut().enumerate() {
+                let (mut f, mut r) = (square % 5, square / 5);
+                if t & 1 != 0 {
+                    f = 4 - f;
+                }
+                if t & 2 != 0 {
+                    r = 4 - r;
+                }
+                if t & 4 != 0 {
+                    (f, r) = (r, f);
+                }
+                *image = (r * 5 + f) as u8;
+            }
+        }
+        let mut geometry = Geometry {
             choose2,
             choose3,
             sets,
@@ -155,7 +188,35 @@ fn geometry() -> &'static Geometry {
             free,
             neighbours,
             rays,
+            maps,
+            set_row: Vec::new(),
+            to_row: Vec::new(),
+            row_sets: Vec::new(),
+            row_ranks: Vec::new(),
+        };
+        // Classes of sets under the 8 symmetries; rows in the order of their least rank.
+        let mut set_row = vec![0u16; SETS];
+        let mut to_row = vec![0u8; SETS];
+        for rank in 0..SETS {
+            let set = geometry.sets[rank];
+            let images: Vec<usize> = (0..8)
+                .map(|t| geometry.rank(geometry.transform(set, t)))
+                .collect();
+            let least = *images.iter().min().unwrap_or(&rank);
+            if least == rank {
+                set_row[rank] = geometry.row_sets.len() as u16;
+                geometry.row_sets.push(set);
+                geometry.row_ranks.push(rank as u16);
+            } else {
+                set_row[rank] = set_row[least];
+            }
+            to_row[rank] = (0..8)
+                .filter(|&t| images[t] == least)
+                .fold(0, |mask, t| mask | 1 << t);
         }
+        geometry.set_row = set_row;
+        geometry.to_row = to_row;
+        geometry
     })
 }
 
@@ -183,10 +244,73 @@ impl Geometry {
         (a + self.choose2[b] + self.choose3[c]) as usize
     }
 
-    /// The index of (side to move's pieces, opponent's pieces).
+    /// The image of a set under symmetry `t`.
+    #[inline]
+    fn transform(&self, mut set: u32, t: u32) -> u32 {
+        let map = &self.maps[t as usize];
+        let mut image = 0;
+        while set != 0 {
+            image |= 1 << map[set.trailing_zeros() as usize];
+            set &= set - 1;
+        }
+        image
+    }
+
+    /// The column of `mover` in row `row`, whose set is the image of the opponent's
+    /// set under the symmetries `mask`: the least over them.
+    #[inline]
+    fn column_in(&self, row: usize, mask: u8, mover: u32) -> usize {
+        let taken = self.row_sets[row];
+        if mask == 1 {
+            return self.rank_free(taken, mover);
+        }
+        let mut bits = u32::from(mask);
+        let mut column = usize::MAX;
+        while bits != 0 {
+            let t = bits.trailing_zeros();
+            bits &= bits - 1;
+            column = column.min(self.rank_free(taken, self.transform(mover, t)));
+        }
+        column
+    }
+
+    /// The index of (side to move's pieces, opponent's pieces): the position's class
+    /// under the board's symmetries.
     #[inline]
     fn index(&self, mover: u32, opponent: u32) -> usize {
-        self.rank(opponent) * FREE_SETS + self.rank_free(opponent, mover)
+        let rank = self.rank(opponent);
+        let row = usize::from(self.set_row[rank]);
+        row * FREE_SETS + self.column_in(row, self.to_row[rank], mover)
+    }
+
+    fn rows(&self) -> usize {
+        self.row_sets.len()
+    }
+
+    /// The stabilizer (bit `t`) of row `row`'s set.
+    #[inline]
+    fn row_stabilizer(&self, row: usize) -> u8 {
+        self.to_row[usize::from(self.row_ranks[row])]
+    }
+
+    /// Whether `index` is the stored representative of its class (a row whose set has
+    /// symmetries holds each class once, at its least column).
+    fn is_canonical(&self, index: usize) -> bool {
+        let row = index / FREE_SETS;
+        let stabilizer = self.row_stabilizer(row);
+        stabilizer == 1
+            || self.column_in(row, stabilizer, self.position(index).0) == index % FREE_SETS
+    }
+
+    /// The number of positions in the class of the stored position `index` (8 over the
+    /// number of symmetries that leave it as it is).
+    fn class_size(&self, index: usize) -> u64 {
+        let (mover, _) = self.position(index);
+        let stabilizer = u32::from(self.row_stabilizer(index / FREE_SETS));
+        let fixed = (0..8)
+            .filter(|&t| stabilizer & (1 << t) != 0 && self.transform(mover, t) == mover)
+            .count() as u64;
+        8 / fixed
     }
 
     #[inline]
@@ -197,7 +321,7 @@ impl Geometry {
     /// The pieces of the side to move in column `column` of row `row`.
     #[inline]
     fn column_set(&self, row: usize, column: usize) -> u32 {
-        let free = &self.free[row];
+        let free = &self.free[usize::from(self.row_ranks[row])];
         self.picks[column]
             .iter()
             .fold(0, |set, &pick| set | 1 << free[pick as usize])
@@ -207,7 +331,7 @@ impl Geometry {
     #[inline]
     fn position(&self, index: usize) -> (u32, u32) {
         let row = index / FREE_SETS;
-        (self.column_set(row, index % FREE_SETS), self.sets[row])
+        (self.column_set(row, index % FREE_SETS), self.row_sets[row])
     }
 
     /// The number of moves of the side to move (each piece has one slide per direction
@@ -282,62 +406,82 @@ fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// A frontier: position indices grouped by the rank of their side to move's pieces
-/// (which is the row of all their predecessors).
+/// A frontier: position indices grouped by the row of their predecessors (the row of
+/// the class of their side to move's pieces).
 struct Frontier {
     indices: Vec<u32>,
-    /// `indices[starts[r]..starts[r + 1]]` are the positions whose mover has rank `r`.
+    /// `indices[starts[r]..starts[r + 1]]` are the positions whose predecessors are in
+    /// row `r`.
     starts: Vec<usize>,
 }
 
 impl Frontier {
-    /// Sorts (mover rank, index) pairs into a frontier (a counting sort).
-    fn from_pairs(parts: Vec<Vec<(u16, u32)>>) -> Frontier {
-        let mut starts = vec![0usize; SETS + 1];
-        for &(rank, _) in parts.iter().flatten() {
-            starts[rank as usize + 1] += 1;
+    /// Sorts (row, index) pairs into a frontier (a counting sort).
+    fn from_pairs(rows: usize, parts: Vec<Vec<(u16, u32)>>) -> Frontier {
+        let mut starts = vec![0usize; rows + 1];
+        for &(row, _) in parts.iter().flatten() {
+            starts[row as usize + 1] += 1;
         }
-        for r in 0..SETS {
+        for r in 0..rows {
             starts[r + 1] += starts[r];
         }
         let mut fill = starts.clone();
-        let mut indices = vec![0u32; starts[SETS]];
-        for &(rank, index) in parts.iter().flatten() {
-            indices[fill[rank as usize]] = index;
-            fill[rank as usize] += 1;
+        let mut indices = vec![0u32; starts[rows]];
+        for &(row, index) in parts.iter().flatten() {
+            indices[fill[row as usize]] = index;
+            fill[row as usize] += 1;
         }
         Frontier { indices, starts }
     }
 
     /// Row boundaries that split the frontier into `threads` parts of about equal size.
     fn bands(&self, threads: usize) -> Vec<usize> {
+        let rows = self.starts.len() - 1;
         let total = self.indices.len();
         let mut bounds = vec![0];
         for t in 1..threads {
             let target = total * t / threads;
-            let row = self.starts.partition_point(|&s| s < target).min(SETS);
+            let row = self.starts.partition_point(|&s| s < target).min(rows);
             bounds.push(row.max(*bounds.last().unwrap_or(&0)));
         }
-        bounds.push(SETS);
+        bounds.push(rows);
         bounds
     }
 }
 
-/// The first pass over rows `first..` (in `cells`): lost in 0, own line, or a counter.
-/// Returns the positions lost in 0 with their mover's rank.
+/// The first pass over rows `first..` (in `cells`): lost in 0, own line, or a counter
+/// of the position's moves to distinct classes. Returns the positions lost in 0 with
+/// the row of their predecessors. Cells that do not represent their class stay 0.
 fn first_pass(geo: &Geometry, first: usize, cells: &mut [u8]) -> Vec<(u16, u32)> {
     let mut lost = Vec::new();
+    let mut children = Vec::new();
     for (offset, row_cells) in cells.chunks_mut(FREE_SETS).enumerate() {
         let row = first + offset;
-        let opponent = geo.sets[row];
-        let opponent_line = geo.is_line[row];
+        let opponent = geo.row_sets[row];
+        let opponent_line = geo.is_line(opponent);
+        let symmetric = geo.row_stabilizer(row) != 1;
         for (column, cell) in row_cells.iter_mut().enumerate() {
+            let index = row * FREE_SETS + column;
+            if symmetric && !geo.is_canonical(index) {
+                continue;
+            }
             let mover = geo.column_set(row, column);
             let mover_rank = geo.rank(mover);
-            let moves = geo.count_moves(mover, mover | opponent);
+            let mut moves = geo.count_moves(mover, mover | opponent);
             let own_line = geo.is_line[mover_rank];
+            if symmetric && moves > 0 {
+                // Two moves may reach the same class only when the opponent's set has
+                // symmetries: count classes.
+                children.clear();
+                geo.for_each_move(mover, mover | opponent, |after| {
+                    children.push(geo.index(opponent, after));
+                });
+                children.sort_unstable();
+                children.dedup();
+                moves = children.len() as u8;
+            }
             *cell = if opponent_line || (moves == 0 && !own_line) {
-                lost.push((mover_rank as u16, (row * FREE_SETS + column) as u32));
+                lost.push((geo.set_row[mover_rank], index as u32));
                 code(0)
             } else if own_line {
                 OWN_LINE
@@ -359,9 +503,8 @@ struct Level<'a> {
 }
 
 impl Level<'_> {
-    /// Updates the predecessors of the frontier positions whose mover's rank is in
-    /// `rows` (the rows held by `cells`) and returns those resolved now, with the rank
-    /// of their mover.
+    /// Updates the predecessors of the frontier positions that lie in `rows` (held by
+    /// `cells`) and returns those resolved now, with the row of their predecessors.
     fn propagate(
         &self,
         geo: &Geometry,
@@ -369,15 +512,16 @@ impl Level<'_> {
         cells: &mut [u8],
     ) -> Vec<(u16, u32)> {
         let mut next = Vec::new();
+        let mut columns = Vec::new();
         let frontier = self.frontier;
         for row in rows.clone() {
             let row_cells = &mut cells[(row - rows.start) * FREE_SETS..][..FREE_SETS];
-            let mover = geo.sets[row];
             for &index in &frontier.indices[frontier.starts[row]..frontier.starts[row + 1]] {
-                let opponent = geo.sets[index as usize / FREE_SETS];
-                geo.for_each_unmove(mover, opponent, |before| {
-                    // The predecessor: `before` to move against `mover`.
-                    let column = geo.rank_free(mover, before);
+                let (mover, opponent) = geo.position(index as usize);
+                // Predecessors: `before` to move against `mover`, mapped by `mask` into
+                // this row.
+                let mask = geo.to_row[geo.rank(mover)];
+                let mut update = |column: usize, before: u32| {
                     let cell = &mut row_cells[column];
                     if *cell <= COUNTED || *cell == OWN_LINE {
                         return; // resolved already
@@ -386,15 +530,33 @@ impl Level<'_> {
                         // A move to a position lost at the last distance: won now.
                         *cell = self.byte;
                     } else {
-                        // One more move to a won position; lost now if it was the last.
+                        // One more move to a won class; lost now if it was the last.
                         *cell -= 1;
                         if *cell != COUNTED {
                             return;
                         }
                         *cell = self.byte;
                     }
-                    next.push((geo.rank(before) as u16, (row * FREE_SETS + column) as u32));
-                });
+                    let key = geo.set_row[geo.rank(before)];
+                    next.push((key, (row * FREE_SETS + column) as u32));
+                };
+                if mask == 1 {
+                    geo.for_each_unmove(mover, opponent, |before| {
+                        update(geo.rank_free(geo.row_sets[row], before), before);
+                    });
+                } else {
+                    // `mover` has symmetries: several unmoves may reach one class, which
+                    // counts once.
+                    columns.clear();
+                    geo.for_each_unmove(mover, opponent, |before| {
+                        columns.push((geo.column_in(row, mask, before), before));
+                    });
+                    columns.sort_unstable_by_key(|&(column, _)| column);
+                    columns.dedup_by_key(|&mut (column, _)| column);
+                    for &(column, before) in &columns {
+                        update(column, before);
+                    }
+                }
             }
         }
         next
@@ -458,11 +620,12 @@ impl Table {
     pub fn build(threads: usize) -> Result<Table, String> {
         let geo = geometry();
         let threads = threads.clamp(1, 16);
-        let mut cells = vec![0u8; POSITIONS];
+        let rows = geo.rows();
+        let mut cells = vec![0u8; rows * FREE_SETS];
 
         // Positions lost in 0, lines of the side to move, and move counters; each
         // thread fills a band of rows.
-        let rows_per_band = SETS.div_ceil(threads);
+        let rows_per_band = rows.div_ceil(threads);
         let lost: Vec<Vec<(u16, u32)>> = std::thread::scope(|scope| {
             let handles: Vec<_> = cells
                 .chunks_mut(rows_per_band * FREE_SETS)
@@ -473,7 +636,7 @@ impl Table {
                 .collect();
             handles.into_iter().map(join).collect()
         });
-        let mut frontier = Frontier::from_pairs(lost);
+        let mut frontier = Frontier::from_pairs(rows, lost);
 
         let mut plies = 0u32;
         while !frontier.indices.is_empty() {
@@ -487,7 +650,7 @@ impl Table {
                 byte: code(found),
             };
             let found: Vec<Vec<(u16, u32)>> = if threads == 1 {
-                vec![level.propagate(geo, 0..SETS, &mut cells)]
+                vec![level.propagate(geo, 0..rows, &mut cells)]
             } else {
                 let bands = frontier.bands(threads);
                 std::thread::scope(|scope| {
@@ -503,7 +666,7 @@ impl Table {
                     handles.into_iter().map(join).collect()
                 })
             };
-            frontier = Frontier::from_pairs(found);
+            frontier = Frontier::from_pairs(rows, found);
             plies += 1;
         }
         for cell in &mut cells {
@@ -519,9 +682,14 @@ impl Table {
     /// slower than [`Table::build`]; kept as a benchmark and an independent check of it.
     pub fn build_forward(threads: usize) -> Result<Table, String> {
         let geo = geometry();
-        let values: Vec<AtomicU8> = (0..POSITIONS).map(|_| AtomicU8::new(0)).collect();
+        let values: Vec<AtomicU8> = (0..geo.rows() * FREE_SETS)
+            .map(|_| AtomicU8::new(0))
+            .collect();
         let mut open = Vec::new();
         for (index, value) in values.iter().enumerate() {
+            if !geo.is_canonical(index) {
+                continue;
+            }
             let (mover, opponent) = geo.position(index);
             let own_line = geo.is_line(mover);
             let byte = if geo.is_line(opponent)
@@ -613,21 +781,21 @@ impl Table {
         let geo = geometry();
         let mut counts = Counts::default();
         for (index, &byte) in self.values.iter().enumerate() {
-            if geo.is_line(geo.position(index).0) {
+            if !geo.is_canonical(index) || geo.is_line(geo.position(index).0) {
                 continue;
             }
-            {
-                match decode(byte) {
-                    Value::Win(n) => {
-                        counts.wins += 1;
-                        counts.longest_win = counts.longest_win.max(n);
-                    }
-                    Value::Loss(n) => {
-                        counts.losses += 1;
-                        counts.longest_loss = counts.longest_loss.max(n);
-                    }
-                    Value::Draw(_) => counts.draws += 1,
+            // Each stored position stands for its whole class.
+            let size = geo.class_size(index);
+            match decode(byte) {
+                Value::Win(n) => {
+                    counts.wins += size;
+                    counts.longest_win = counts.longest_win.max(n);
                 }
+                Value::Loss(n) => {
+                    counts.losses += size;
+                    counts.longest_loss = counts.longest_loss.max(n);
+                }
+                Value::Draw(_) => counts.draws += size,
             }
         }
         counts
