@@ -2,8 +2,8 @@
 //! the whole table checked position by position against the rules, pinned counts, and
 //! table-driven play against the engine's search.
 //!
-//! The table is built once for the whole file (about a second in release, several in
-//! the default test profile). The process-wide table of the engine is never requested
+//! The table is built once for the whole file (a fraction of a second). The check of
+//! every position takes some seconds in the default test profile. The process-wide table of the engine is never requested
 //! here, so the crate's `Searcher` plays without it.
 
 use std::sync::atomic::AtomicBool;
