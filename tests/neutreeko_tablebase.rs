@@ -471,6 +471,32 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
     let choice = table.choose(&start, &[start.hash()]).expect("a move");
     assert_eq!(choice.value, Value::Draw(0));
     assert!(["b1c1", "d1c1"].contains(&start.format_move(choice.best).as_str()));
+    // Traps: in drawn positions the move chosen (to a new position) leaves the opponent
+    // the most replies that lose, among the moves that keep the draw.
+    let losing_replies = |child: &Neutreeko| {
+        moves_of(child)
+            .into_iter()
+            .filter(|&r| matches!(table.probe(&after(child, r)), Some(Value::Win(_))))
+            .count()
+    };
+    let mut rng = Rng(99);
+    let mut checked = 0;
+    while checked < 30 {
+        let p = random_position(&mut rng);
+        if table.probe(&p) != Some(Value::Draw(0)) {
+            continue;
+        }
+        checked += 1;
+        let choice = table.choose(&p, &[p.hash()]).expect("a move");
+        let most = moves_of(&p)
+            .into_iter()
+            .map(|mv| after(&p, mv))
+            .filter(|c| matches!(table.probe(c), Some(Value::Draw(_))))
+            .map(|c| losing_replies(&c))
+            .max()
+            .expect("a draw has a move that keeps it");
+        assert_eq!(losing_replies(&after(&p, choice.best)), most, "{}", p.fen());
+    }
     // Along a game of table against table, every move keeps the draw.
     let mut record = Record::new(start);
     while record.outcome().is_none() && record.moves().len() < 200 {
