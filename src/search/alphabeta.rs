@@ -138,6 +138,7 @@ impl<G: Game> Searcher<G> {
             proven: None,
             nodes: 0,
             depth: 0,
+            note: None,
         };
         if root_moves.is_empty() {
             return result;
@@ -221,7 +222,21 @@ impl<G: Game> Searcher<G> {
     }
 
     /// With a tablebase, the root is decided by probing each move: no search needed.
+    /// A game that chooses its root move from its own table (with the repetition rule
+    /// and its own preferences) does so; otherwise each move is probed here.
     fn probe_root(&mut self, root: &G, moves: &[G::Move]) -> Option<Outcome<G::Move>> {
+        if let Some(choice) = root.probe_root(&self.path) {
+            self.nodes += choice.nodes;
+            return Some(Outcome {
+                best: Some(choice.best),
+                score: Score::from_internal(super::value_to_score(choice.value, 0)),
+                pv: choice.pv,
+                proven: Some(choice.value),
+                nodes: self.nodes,
+                depth: 1,
+                note: choice.note,
+            });
+        }
         let value = root.probe()?;
         let mut best: Option<(i32, G::Move)> = None;
         for &mv in moves {
@@ -256,6 +271,7 @@ impl<G: Game> Searcher<G> {
             proven: Some(value),
             nodes: self.nodes,
             depth: 1,
+            note: None,
         })
     }
 
