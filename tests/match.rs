@@ -123,6 +123,8 @@ fn bad_engine(mode: &str, extra: &str) -> String {
     )
 }
 
+/// Depth shows only without the Neutreeko tablebase (`Tablebase`, on by default),
+/// with which every depth plays perfectly.
 #[test]
 fn the_deeper_engine_scores_higher_in_every_game() {
     for game in games::NAMES {
@@ -131,9 +133,9 @@ fn the_deeper_engine_scores_higher_in_every_game() {
                 "--game",
                 game,
                 "--engine",
-                "name=shallow self depth=1",
+                "name=shallow self depth=1 option.Tablebase=false",
                 "--engine",
-                "name=deep self depth=3",
+                "name=deep self depth=3 option.Tablebase=false",
                 "--games",
                 "20",
                 "--random-plies",
@@ -320,9 +322,9 @@ fn sprt_stops_early_on_a_clear_difference() {
     let run = run_match(
         &[
             "--engine",
-            "name=deep self depth=4",
+            "name=deep self depth=4 option.Tablebase=false",
             "--engine",
-            "name=shallow self depth=1",
+            "name=shallow self depth=1 option.Tablebase=false",
             "--games",
             "400",
             "--random-plies",
