@@ -592,10 +592,11 @@ impl MatchSummary {
             ),
         );
         for spec in &config.engines {
-            line(
-                &mut out,
-                format!("  {}: {}", spec.name, spec.limits.describe()),
-            );
+            let mut text = format!("  {}: {}", spec.name, spec.limits.describe());
+            for (name, value) in &spec.options {
+                text.push_str(&format!(", {name}={value}"));
+            }
+            line(&mut out, text);
         }
         match &config.openings {
             OpeningSource::StartPos => line(&mut out, "Openings: the start position".into()),
