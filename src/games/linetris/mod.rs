@@ -448,7 +448,10 @@ impl Game for Linetris {
             Player::P1 => 0x5555_0000_0000_0001u64,
             Player::P2 => 0x2aaa_0000_0000_0002u64,
         };
-        let mut h = side;
+        // The board size is mixed in too, so that equal bitboards of different sizes
+        // (the empty boards, say) never share a hash.
+        let size = u64::from(self.rows() << 8 | self.cols()) << 32;
+        let mut h = side ^ size;
         for word in [
             self.pieces[0] as u64,
             (self.pieces[0] >> 64) as u64,

@@ -15,9 +15,15 @@
 //!   table stores upper and lower bounds.
 //! - Transposition table: 8,388,593 entries (a prime near 2^23); the key of a position
 //!   is `own + mask` (unique for the column-major layout); an entry keeps only the key's
-//!   low 32 bits (64 for boards wider than 55 bits) and the bound in one byte: the index
-//!   (key mod the prime) and the stored bits determine the key exactly for keys below
-//!   2^55 (2^87), so the table never confuses positions up to those sizes.
+//!   low 32 bits and the bound in one byte: the index (key mod the prime) and the
+//!   stored bits determine the key exactly for keys below 2^55, so the table never
+//!   confuses positions on boards of up to 55 bits (6×7 takes 49). Larger boards use
+//!   `u128` boards, 2,097,143 entries and 64 stored bits: exact up to 85 bits (8×9,
+//!   9×8); beyond that (10×10 is 110 bits) a confusion needs two positions that agree
+//!   on 85 bits of their keys, and the solver could not finish such boards anyway.
+//! - A second, small table (65,521 entries, whole keys) takes the positions with few
+//!   empty cells: their subtrees are cheap, and a table that fits the cache saves the
+//!   memory misses that dominate short solves.
 //! - Symmetry: deep enough in the tree (many empty cells) the key is that of the
 //!   position or its mirror image, whichever is smaller, and a symmetric position
 //!   only tries the moves of its left half.
@@ -34,8 +40,10 @@ pub fn fits_u64(rows: u32, cols: u32) -> bool {
     cols * (rows + 1) <= 55
 }
 
-/// Entries of the transposition table: a prime near 2^23.
+/// Entries of the transposition table: a prime near 2^23 (42 MB of 5-byte entries).
 pub const TABLE_SIZE: u64 = 8_388_593;
+/// The same for boards that need 128 bits (9-byte entries; 19 MB): a prime near 2^21.
+pub const LARGE_TABLE_SIZE: u64 = 2_097_143;
 
 /// The value of a score for a side to move with `empties` empty cells, in plies.
 pub fn score_to_value(score: i32, empties: u32) -> Value {
@@ -186,7 +194,7 @@ impl<B: Bits> Solver<B> {
             left_half: B::ZERO,
             min_score: 0,
             max_score: 0,
-            table: Table::new(TABLE_SIZE),
+            table: Table::new(Self::table_size()),
             near: Table::new(NEAR_SIZE),
             nodes: 0,
             aborted: false,
@@ -196,6 +204,16 @@ impl<B: Bits> Solver<B> {
         };
         solver.set_geometry(rows, cols);
         solver
+    }
+
+    /// Entries of the main table: keys of up to 55 bits (u64 boards) are exact with
+    /// 32 stored bits and 2^23 entries; u128 boards store 64 bits, exact up to 85 bits.
+    fn table_size() -> u64 {
+        if B::BITS == 64 {
+            TABLE_SIZE
+        } else {
+            LARGE_TABLE_SIZE
+        }
     }
 
     fn set_geometry(&mut self, rows: u32, cols: u32) {
@@ -390,7 +408,7 @@ impl<B: Bits> Solver<B> {
                 index = key.modulo(NEAR_SIZE);
                 i32::from(self.near.get(index, key))
             } else {
-                index = key.modulo(TABLE_SIZE);
+                index = key.modulo(self.table.size);
                 i32::from(self.table.get(index, key.truncate()))
             };
             if value != 0 {
