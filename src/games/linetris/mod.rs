@@ -17,7 +17,7 @@
 //! an exact solver ([`solver`]), a Connect Four solver in the style of Pascal Pons'.
 
 pub mod bits;
-mod eval;
+pub mod eval;
 pub mod solver;
 
 use std::cell::RefCell;
@@ -31,6 +31,9 @@ use bits::Geometry;
 /// Smallest and largest number of rows and of columns.
 pub const MIN_SIZE: u32 = 4;
 pub const MAX_SIZE: u32 = 10;
+
+/// Connect Four positions with at most this many empty cells are probed (solved).
+pub const PROBE_EMPTIES: u32 = 12;
 
 /// A move: the column (0-based; the notation is 1-based).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -215,10 +218,12 @@ impl Linetris {
 
     /// The exact value of a Connect Four position (RowClear off) with the solver of
     /// this thread, or `None` when the rules in force are not plain Connect Four up to
-    /// a full board, or when `stop` was raised.
+    /// a full board, or when `stop` was raised. With `value_only`, no best move (and
+    /// no node count) is reported.
     pub fn solve_connect_four(
         &self,
         stop: &std::sync::atomic::AtomicBool,
+        value_only: bool,
     ) -> Option<Solution<Move>> {
         if self.rules.row_clear {
             return None;
@@ -241,25 +246,40 @@ impl Linetris {
         if self.plies + empties > self.rules.limit {
             return None;
         }
-        let (rows, cols) = (self.rows(), self.cols());
         let own = self.pieces[self.side.index()];
         let mask = self.occupied();
-        if solver::fits_u64(rows, cols) {
-            SMALL.with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let solver = slot.get_or_insert_with(|| solver::Solver::new(rows, cols));
-                solver.resize(rows, cols);
-                solver.solve_with_move(own as u64, mask as u64, stop)
-            })
-        } else {
-            LARGE.with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let solver = slot.get_or_insert_with(|| solver::Solver::new(rows, cols));
-                solver.resize(rows, cols);
-                solver.solve_with_move(own, mask, stop)
-            })
+        let (rows, cols) = (self.rows(), self.cols());
+        // Runs `$body` with this thread's solver for the board (u64 when it fits).
+        macro_rules! with_solver {
+            ($rows:expr, $cols:expr, |$solver:ident, $own:ident, $mask:ident| $body:expr) => {
+                if solver::fits_u64($rows, $cols) {
+                    SMALL.with(|cell| {
+                        let mut slot = cell.borrow_mut();
+                        let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
+                        $solver.resize($rows, $cols);
+                        let ($own, $mask) = (own as u64, mask as u64);
+                        $body
+                    })
+                } else {
+                    LARGE.with(|cell| {
+                        let mut slot = cell.borrow_mut();
+                        let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
+                        $solver.resize($rows, $cols);
+                        let ($own, $mask) = (own, mask);
+                        $body
+                    })
+                }
+            };
         }
-        .map(|(value, best, nodes)| Solution {
+        let solution = if value_only {
+            with_solver!(rows, cols, |solver, own, mask| solver
+                .solve_value(own, mask, stop)
+                .map(|value| (value, None, 0)))
+        } else {
+            with_solver!(rows, cols, |solver, own, mask| solver
+                .solve_with_move(own, mask, stop))
+        };
+        solution.map(|(value, best, nodes)| Solution {
             value,
             best: best.map(|col| Move(col as u8)),
             nodes,
@@ -511,7 +531,20 @@ impl Game for Linetris {
     }
 
     fn solve(&self, stop: &std::sync::atomic::AtomicBool) -> Option<Solution<Move>> {
-        self.solve_connect_four(stop)
+        self.solve_connect_four(stop, false)
+    }
+
+    /// Connect Four positions with few empty cells are solved outright (a few
+    /// microseconds each), so the search plays endgames perfectly.
+    fn probe(&self) -> Option<Value> {
+        if self.rules.row_clear
+            || (self.rules.geo.board & !self.occupied()).count_ones() > PROBE_EMPTIES
+        {
+            return None;
+        }
+        static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        self.solve_connect_four(&NEVER, true)
+            .map(|solution| solution.value)
     }
 }
 

@@ -482,6 +482,17 @@ impl<B: Bits> Solver<B> {
         Some(min)
     }
 
+    /// The value of a position that is not over, without a move; `None` if `stop` was
+    /// raised.
+    pub fn solve_value(&mut self, own: B, mask: B, stop: &AtomicBool) -> Option<Value> {
+        let p = self.position(own, mask);
+        if self.geo.playable(p.mask) == B::ZERO {
+            return Some(Value::Draw(0));
+        }
+        let score = self.solve_score(p, stop)?;
+        Some(score_to_value(score, p.empties))
+    }
+
     /// The value of a position that is not over, with a move that keeps it (the column)
     /// and the nodes visited; `None` if `stop` was raised.
     pub fn solve_with_move(
