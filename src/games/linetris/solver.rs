@@ -228,7 +228,7 @@ impl<B: Bits> Solver<B> {
         let cells = (rows * cols) as i32;
         self.min_score = -(cells / 2) - 1;
         self.max_score = (cells + 1) / 2 + 1;
-        self.table_min_empties = if rows == 6 && cols == 7 { 9 } else { 0 };
+        self.table_min_empties = 0;
         self.mirror_min_empties = if rows == 6 && cols == 7 { 20 } else { 0 };
         self.near_max_empties = 16;
         for table in [&mut self.table.overflow, &mut self.near.overflow] {
