@@ -142,7 +142,7 @@ fn main() {
             }
         );
     }
-    // Warm up the thread's solver (allocating its table) before timing it.
+    // Warm up the engine's solver (allocating its table) before timing it.
     // (The first position of the file; the empty board would take far too long.)
     if let Some((moves, _)) = lines.first() {
         let mut state = Linetris::start(&config);
@@ -169,7 +169,7 @@ fn main() {
         let mut best_ns = u128::MAX;
         let mut solution = None;
         for _ in 0..repeat {
-            tabuleiro::games::linetris::clear_thread_solver();
+            tabuleiro::games::linetris::clear_solver_tables();
             let start = Instant::now();
             solution = state.solve(&stop);
             best_ns = best_ns.min(start.elapsed().as_nanos());

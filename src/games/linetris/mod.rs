@@ -20,7 +20,7 @@ pub mod bits;
 pub mod eval;
 pub mod solver;
 
-use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value, fen_tail,
@@ -249,25 +249,22 @@ impl Linetris {
         let own = self.pieces[self.side.index()];
         let mask = self.occupied();
         let (rows, cols) = (self.rows(), self.cols());
-        // Runs `$body` with this thread's solver for the board (u64 when it fits).
+        // Runs `$body` with the process's solver for the board (u64 when it fits). A
+        // probe (`value_only`) does not wait for a solver another thread is using.
         macro_rules! with_solver {
             ($rows:expr, $cols:expr, |$solver:ident, $own:ident, $mask:ident| $body:expr) => {
                 if solver::fits_u64($rows, $cols) {
-                    SMALL.with(|cell| {
-                        let mut slot = cell.borrow_mut();
-                        let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
-                        $solver.resize($rows, $cols);
-                        let ($own, $mask) = (own as u64, mask as u64);
-                        $body
-                    })
+                    let mut slot = lock_solver(&SMALL, value_only)?;
+                    let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
+                    $solver.resize($rows, $cols);
+                    let ($own, $mask) = (own as u64, mask as u64);
+                    $body
                 } else {
-                    LARGE.with(|cell| {
-                        let mut slot = cell.borrow_mut();
-                        let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
-                        $solver.resize($rows, $cols);
-                        let ($own, $mask) = (own, mask);
-                        $body
-                    })
+                    let mut slot = lock_solver(&LARGE, value_only)?;
+                    let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
+                    $solver.resize($rows, $cols);
+                    let ($own, $mask) = (own, mask);
+                    $body
                 }
             };
         }
@@ -287,26 +284,38 @@ impl Linetris {
     }
 }
 
-thread_local! {
-    /// Each thread's Connect Four solvers (their transposition tables are large, so they
-    /// are made once and reused; every solve starts from a cleared table).
-    static SMALL: RefCell<Option<solver::Solver<u64>>> = const { RefCell::new(None) };
-    static LARGE: RefCell<Option<solver::Solver<u128>>> = const { RefCell::new(None) };
+/// The Connect Four solvers of the process: their tables are large (42 MB for boards
+/// that fit 64 bits), so they are made once, on first use, and kept; the engine starts
+/// a thread per search, so they cannot live in thread-locals.
+static SMALL: Mutex<Option<solver::Solver<u64>>> = Mutex::new(None);
+static LARGE: Mutex<Option<solver::Solver<u128>>> = Mutex::new(None);
+
+/// Locks a solver; `None` when `try_only` and another thread holds it.
+fn lock_solver<T>(solver: &Mutex<T>, try_only: bool) -> Option<MutexGuard<'_, T>> {
+    if try_only {
+        match solver.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    } else {
+        Some(solver.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
-/// Clears the transposition tables of this thread's Connect Four solvers (benchmarks
-/// measure each solve from a cleared table).
-pub fn clear_thread_solver() {
-    SMALL.with(|cell| {
-        if let Some(solver) = cell.borrow_mut().as_mut() {
-            solver.clear();
-        }
-    });
-    LARGE.with(|cell| {
-        if let Some(solver) = cell.borrow_mut().as_mut() {
-            solver.clear();
-        }
-    });
+/// Clears the transposition tables of the Connect Four solvers (benchmarks measure
+/// each solve from a cleared table).
+pub fn clear_solver_tables() {
+    if let Some(mut guard) = lock_solver(&SMALL, false)
+        && let Some(solver) = guard.as_mut()
+    {
+        solver.clear();
+    }
+    if let Some(mut guard) = lock_solver(&LARGE, false)
+        && let Some(solver) = guard.as_mut()
+    {
+        solver.clear();
+    }
 }
 
 impl Game for Linetris {

@@ -231,9 +231,8 @@ impl<B: Bits> Solver<B> {
         self.table_min_empties = 0;
         self.mirror_min_empties = if rows == 6 && cols == 7 { 20 } else { 0 };
         self.near_max_empties = 16;
-        for table in [&mut self.table.overflow, &mut self.near.overflow] {
-            *table = true;
-        }
+        // Entries of another size mean nothing here (the tables track every write,
+        // so this clears them all).
         self.clear();
     }
 
