@@ -293,6 +293,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.len() as u64
     }
 
+    /// The same position with any ply-limit draw switched off: perft applies no
+    /// ply-limit (or repetition) draw (SPEC §3). Games with a ply limit override it.
+    fn without_ply_limit(&self) -> Self {
+        self.clone()
+    }
+
     /// Reads a move and checks that it is legal here.
     fn legal_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         let mv = self.parse_move(text)?;

@@ -8,6 +8,10 @@ use crate::game::Game;
 
 /// Move sequences of exactly `depth` plies from `state`.
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
+    count(&state.without_ply_limit(), depth)
+}
+
+fn count<G: Game>(state: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => state.count_moves(),
@@ -19,7 +23,7 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
                 .map(|mv| {
                     let mut child = state.clone();
                     child.play(mv);
-                    perft(&child, depth - 1)
+                    count(&child, depth - 1)
                 })
                 .sum()
         }
@@ -28,6 +32,10 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
 
 /// Perft without bulk counting (every leaf is visited): for cross-checks.
 pub fn perft_full<G: Game>(state: &G, depth: u32) -> u64 {
+    full(&state.without_ply_limit(), depth)
+}
+
+fn full<G: Game>(state: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -38,13 +46,14 @@ pub fn perft_full<G: Game>(state: &G, depth: u32) -> u64 {
         .map(|mv| {
             let mut child = state.clone();
             child.play(mv);
-            perft_full(&child, depth - 1)
+            full(&child, depth - 1)
         })
         .sum()
 }
 
 /// Per-move counts (`go perft N`): each root move with its count, in generation order.
 pub fn divide<G: Game>(state: &G, depth: u32) -> Vec<(G::Move, u64)> {
+    let state = &state.without_ply_limit();
     let mut moves = Vec::new();
     state.generate_moves(&mut moves);
     moves

@@ -249,3 +249,35 @@ macro_rules! invariants {
 use tabuleiro::games::neutreeko::Neutreeko;
 
 invariants!(neutreeko_default, Neutreeko, [], 300, None);
+
+use tabuleiro::games::linetris::Linetris;
+
+// Rows, Cols, RowClear, MaxPlies (0: 4·Rows·Cols).
+invariants!(
+    linetris_default,
+    Linetris,
+    [6, 7, 1, 0],
+    150,
+    Some(4 * 6 * 7 + 1)
+);
+invariants!(
+    linetris_connect_four,
+    Linetris,
+    [6, 7, 0, 0],
+    200,
+    Some(6 * 7 + 1)
+);
+invariants!(
+    linetris_small_clears,
+    Linetris,
+    [4, 4, 1, 0],
+    200,
+    Some(4 * 4 * 4 + 1)
+);
+invariants!(
+    linetris_wide_short_limit,
+    Linetris,
+    [10, 10, 1, 50],
+    40,
+    Some(51)
+);

@@ -672,3 +672,25 @@ fn the_solver_declines_what_it_cannot_solve_exactly() {
     let stop = AtomicBool::new(true);
     assert!(Linetris::start(&connect_four()).solve(&stop).is_none());
 }
+
+#[test]
+fn perft_ignores_the_ply_limit() {
+    use tabuleiro::game::{Game, default_config};
+    use tabuleiro::games::linetris::Linetris;
+    let config = default_config::<Linetris>();
+    // 6x7 with the default limit of 168 plies: a FEN at ply 167 is one ply from it.
+    let at_limit = Linetris::from_fen(&config, "7/7/7/7/7/7 x 167").unwrap();
+    let fresh = Linetris::from_fen(&config, "7/7/7/7/7/7 x 0").unwrap();
+    assert_eq!(
+        tabuleiro::perft::perft(&at_limit, 3),
+        tabuleiro::perft::perft(&fresh, 3)
+    );
+    assert_eq!(tabuleiro::perft::perft(&at_limit, 3), 7 * 7 * 7);
+    assert_eq!(tabuleiro::perft::perft_full(&at_limit, 2), 49);
+    // The game itself still ends at the limit.
+    let mut state = at_limit;
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    state.play(moves[0]);
+    assert!(state.outcome().is_some());
+}

@@ -336,7 +336,7 @@ fn solved_line(value: Value) -> Response {
 }
 
 fn run_perft<G: Game>(record: &Record<G>, depth: u32, stop: &AtomicBool, out: &Output) {
-    let root = record.state();
+    let root = &record.state().without_ply_limit();
     let started = Instant::now();
     let mut moves = Vec::new();
     if depth > 0 {

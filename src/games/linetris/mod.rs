@@ -324,6 +324,12 @@ impl Game for Linetris {
 
     const NAME: &'static str = "linetris";
 
+    fn without_ply_limit(&self) -> Self {
+        let mut unlimited = *self;
+        unlimited.rules.limit = u32::MAX;
+        unlimited
+    }
+
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS
     }
