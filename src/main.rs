@@ -12,6 +12,9 @@ fn usage() -> String {
 
 Usage:
   tabuleiro [--game NAME]          speak UGI (and UCI) on stdin/stdout
+  tabuleiro play [--game NAME] [--p1 human|engine] [--p2 human|engine]
+                 [--level N] [--movetime MS] [--option Name=Value ...]
+                                   play in the terminal ('tabuleiro play --help')
   tabuleiro bench [DEPTH]          search fixed positions of every game; prints
                                    'N nodes M nps' (the search's signature)
   tabuleiro --help | --version
@@ -66,6 +69,10 @@ fn run(args: &[String]) -> Result<(), String> {
                         )
                     })?
                     .to_string();
+            }
+            "play" => {
+                let rest: Vec<String> = rest.cloned().collect();
+                return tabuleiro::play::run(&rest, &game);
             }
             "bench" => {
                 let depth = match rest.next() {
