@@ -477,7 +477,7 @@ impl<G: Game> Play<G> {
                 if self.humans() == 1 {
                     text.push_str(match self.players[index(player)] {
                         Kind::Human => ". You win, well played!",
-                        Kind::Engine => ". The engine wins.",
+                        Kind::Engine => ". You lose this one.",
                     });
                 } else {
                     text.push('.');
@@ -519,8 +519,8 @@ impl<G: Game> Play<G> {
         let side = self.look.sides[index(player)];
         let other = self.look.sides[index(player.other())];
         let score = match (outcome.score, outcome.proven) {
-            (Score::Mate(n), _) if n > 0 => format!("score mate {n} ({side} wins in {n} plies)"),
-            (Score::Mate(n), _) => format!("score mate {n} ({other} wins in {} plies)", -n),
+            (Score::Mate(n), _) if n > 0 => format!("score mate {n} ({side} wins in {})", plies(n)),
+            (Score::Mate(n), _) => format!("score mate {n} ({other} wins in {})", plies(-n)),
             (Score::Cp(_), Some(crate::game::Value::Draw(_))) => {
                 "score cp 0 (a proven draw)".to_string()
             }
@@ -719,11 +719,12 @@ impl<G: Game> Play<G> {
     }
 
     fn list_moves(&mut self, prefix: &str) {
-        let moves: Vec<String> = self
+        let mut moves: Vec<String> = self
             .legal_texts()
             .into_iter()
             .filter(|m| m.starts_with(prefix))
             .collect();
+        moves.sort_by_key(|m| natural_key(m));
         if moves.is_empty() {
             let message = if self.record.outcome().is_some() {
                 "No legal moves: the game is over.".to_string()
@@ -836,5 +837,70 @@ impl<G: Game> Play<G> {
         if !legend.is_empty() {
             self.say(&legend);
         }
+    }
+}
+
+/// `1 ply`, `5 plies`.
+fn plies(n: i32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// A sort key that orders numbers by value inside text: `a2` < `a10`, `9` < `10`.
+fn natural_key(text: &str) -> Vec<(bool, u64, String)> {
+    let mut key = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        let mut run = String::new();
+        let digits = c.is_ascii_digit();
+        while let Some(&d) = chars.peek() {
+            if d.is_ascii_digit() != digits {
+                break;
+            }
+            run.push(d);
+            chars.next();
+        }
+        if digits {
+            key.push((false, run.parse().unwrap_or(u64::MAX), String::new()));
+        } else {
+            key.push((true, 0, run));
+        }
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_sort_naturally() {
+        let mut moves = vec!["10", "9", "a10", "a2", "b1", "a2a10", "a2a3", "pass"];
+        moves.sort_by_key(|m| natural_key(m));
+        assert_eq!(
+            moves,
+            ["9", "10", "a2", "a2a3", "a2a10", "a10", "b1", "pass"]
+        );
+    }
+
+    #[test]
+    fn arguments() {
+        let args: Vec<String> = [
+            "--p1", "engine", "--p2", "human", "--level", "3", "--option", "Rows = 5",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let play = parse_args(&args, "neutreeko").unwrap();
+        assert_eq!(play.players, [Kind::Engine, Kind::Human]);
+        assert_eq!(play.level, Level::new(3).unwrap());
+        assert_eq!(play.options, vec![("Rows".to_string(), "5".to_string())]);
+        assert_eq!(play.movetime_ms, DEFAULT_MOVETIME_MS);
+        let bad = ["--movetime".to_string(), "0".to_string()];
+        assert!(parse_args(&bad, "neutreeko").is_err());
+        assert!(parse_args(&["--level".to_string()], "neutreeko").is_err());
     }
 }
