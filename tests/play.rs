@@ -369,7 +369,7 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
         );
         assert_eq!(code, Some(0));
         assert!(
-            out.contains("b1b3 is not legal here. Legal moves like it: b1c1 b1a1 b1b4 b1a2"),
+            out.contains("b1b3 is not legal here. Legal moves like it: b1a1 b1a2 b1b4 b1c1"),
             "{out}"
         );
         assert!(out.contains("last move b1b4 by black"), "{out}");

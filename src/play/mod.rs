@@ -714,6 +714,7 @@ impl<G: Game> Play<G> {
             .into_iter()
             .filter(|m| m.starts_with(prefix) && m.len() > used)
             .collect();
+        near.sort_by_key(|m| natural_key(m));
         near.truncate(20);
         near
     }
