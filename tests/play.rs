@@ -267,14 +267,33 @@ impl Session {
     }
 }
 
-/// The moves listed by `moves` in `text`.
-fn listed_moves(text: &str) -> Vec<String> {
+/// The complete moves listed by `moves` in `text`, and the beginnings of the
+/// groups it lists when there are too many.
+fn listed_moves(text: &str) -> (Vec<String>, Vec<String>) {
     let mut lines = text.lines().skip_while(|l| !l.starts_with("Legal moves"));
     lines.next();
-    lines
-        .take_while(|l| !l.ends_with("> ") && !l.starts_with('…'))
-        .flat_map(|l| l.split_whitespace().map(str::to_string))
-        .collect()
+    let mut moves = Vec::new();
+    let mut groups = Vec::new();
+    let mut in_groups = false;
+    for line in lines {
+        if line.ends_with("> ") || line.starts_with("Type ") {
+            break;
+        }
+        if line.starts_with("More moves") {
+            in_groups = true;
+            continue;
+        }
+        for word in line.split_whitespace() {
+            if in_groups {
+                if let Some(start) = word.strip_suffix('…') {
+                    groups.push(start.to_string());
+                }
+            } else {
+                moves.push(word.to_string());
+            }
+        }
+    }
+    (moves, groups)
 }
 
 #[test]
@@ -319,10 +338,18 @@ fn human_vs_engine_with_undo_and_hint_in_every_game() {
                     next = Some(reply);
                     continue;
                 }
-                session.send("moves");
-                let listing = session.until_prompt().unwrap();
-                let moves = listed_moves(&listing);
-                assert!(!moves.is_empty(), "{name}: {listing}");
+                // `moves`, narrowed by the first group while the list is grouped.
+                let mut prefix = String::new();
+                let moves = loop {
+                    session.send(&format!("moves {prefix}"));
+                    let listing = session.until_prompt().unwrap();
+                    let (moves, groups) = listed_moves(&listing);
+                    if !moves.is_empty() {
+                        break moves;
+                    }
+                    assert!(!groups.is_empty(), "{name}: {listing}");
+                    prefix = groups[0].clone();
+                };
                 let pick = &moves[(rng.next() % moves.len() as u64) as usize];
                 session.send(pick);
                 human_moves += 1;

@@ -741,23 +741,40 @@ impl<G: Game> Play<G> {
             format!(" starting with {prefix}")
         };
         self.say(&format!("Legal moves{what} ({}):", moves.len()));
+        // Too many to read (Fabrik's worker moves): the complete moves one square
+        // longer than the prefix, and the longer ones grouped by how they begin.
+        let (complete, groups) = if moves.len() > MAX_LISTED {
+            group_moves(&moves, prefix)
+        } else {
+            (moves, Vec::new())
+        };
+        self.say_wrapped(complete.iter().take(MAX_LISTED).map(String::as_str));
+        if let Some((first, _)) = groups.first() {
+            self.say("More moves, by how they begin:");
+            let texts: Vec<String> = groups
+                .iter()
+                .map(|(start, count)| format!("{start}… ({count})"))
+                .collect();
+            self.say_wrapped(texts.iter().map(String::as_str));
+            self.say(&format!(
+                "Type 'moves {first}' to list those beginning with {first}."
+            ));
+        }
+    }
+
+    /// Words on lines of at most 78 characters.
+    fn say_wrapped<'a>(&mut self, words: impl Iterator<Item = &'a str>) {
         let mut line = String::new();
-        for mv in moves.iter().take(MAX_LISTED) {
-            if line.len() + mv.len() + 1 > 78 {
+        for word in words {
+            if !line.is_empty() && line.chars().count() + word.chars().count() + 1 > 78 {
                 self.say(line.trim_end());
                 line.clear();
             }
-            line.push_str(mv);
+            line.push_str(word);
             line.push(' ');
         }
         if !line.is_empty() {
             self.say(line.trim_end());
-        }
-        if moves.len() > MAX_LISTED {
-            self.say(&format!(
-                "… and {} more: 'moves d4' lists those starting with d4.",
-                moves.len() - MAX_LISTED
-            ));
         }
     }
 
@@ -841,6 +858,29 @@ impl<G: Game> Play<G> {
     }
 }
 
+/// Splits move texts that all start with `prefix` into the complete moves that are
+/// one square (or character) longer than it and the rest, counted by that beginning.
+fn group_moves(moves: &[String], prefix: &str) -> (Vec<String>, Vec<(String, usize)>) {
+    let mut complete = Vec::new();
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for mv in moves {
+        let rest = &mv[prefix.len().min(mv.len())..];
+        let step = match read_square(rest) {
+            Some((_, _, used)) => used,
+            None => rest.chars().next().map_or(0, char::len_utf8),
+        };
+        let start = &mv[..prefix.len() + step];
+        if start.len() == mv.len() {
+            complete.push(mv.clone());
+        } else if let Some(group) = groups.iter_mut().find(|(s, _)| s == start) {
+            group.1 += 1;
+        } else {
+            groups.push((start.to_string(), 1));
+        }
+    }
+    (complete, groups)
+}
+
 /// `1 ply`, `5 plies`.
 fn plies(n: i32) -> String {
     if n == 1 {
@@ -885,6 +925,20 @@ mod tests {
             moves,
             ["9", "10", "a2", "a2a3", "a2a10", "a10", "b1", "pass"]
         );
+    }
+
+    #[test]
+    fn long_move_lists_are_grouped() {
+        let moves: Vec<String> = ["a1", "a4", "d1a1a4", "d1a1a7", "d1b2c3", "d4a1b1", "pass"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (complete, groups) = group_moves(&moves, "");
+        assert_eq!(complete, ["a1", "a4", "pass"]);
+        assert_eq!(groups, [("d1".to_string(), 3), ("d4".to_string(), 1)]);
+        let (complete, groups) = group_moves(&moves[2..5], "d1");
+        assert!(complete.is_empty());
+        assert_eq!(groups, [("d1a1".to_string(), 2), ("d1b2".to_string(), 1)]);
     }
 
     #[test]
