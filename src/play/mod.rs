@@ -859,7 +859,7 @@ impl<G: Game> Play<G> {
 }
 
 /// Splits move texts that all start with `prefix` into the complete moves that are
-/// one square (or character) longer than it and the rest, counted by that beginning.
+/// one square (or word) longer than it and the rest, counted by that beginning.
 fn group_moves(moves: &[String], prefix: &str) -> (Vec<String>, Vec<(String, usize)>) {
     let mut complete = Vec::new();
     let mut groups: Vec<(String, usize)> = Vec::new();
@@ -867,7 +867,8 @@ fn group_moves(moves: &[String], prefix: &str) -> (Vec<String>, Vec<(String, usi
         let rest = &mv[prefix.len().min(mv.len())..];
         let step = match read_square(rest) {
             Some((_, _, used)) => used,
-            None => rest.chars().next().map_or(0, char::len_utf8),
+            // Not a square (`pass`, a column number): a word of its own.
+            None => rest.len(),
         };
         let start = &mv[..prefix.len() + step];
         if start.len() == mv.len() {
