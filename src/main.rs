@@ -15,6 +15,9 @@ Usage:
   tabuleiro play [--game NAME] [--p1 human|engine] [--p2 human|engine]
                  [--level N] [--movetime MS] [--option Name=Value ...]
                                    play in the terminal ('tabuleiro play --help')
+  tabuleiro match --engine SPEC --engine SPEC [options]
+                                   play engines against each other, refereed by
+                                   our rules ('tabuleiro match --help')
   tabuleiro bench [DEPTH]          search fixed positions of every game; prints
                                    'N nodes M nps' (the search's signature)
   tabuleiro --help | --version
@@ -73,6 +76,10 @@ fn run(args: &[String]) -> Result<(), String> {
             "play" => {
                 let rest: Vec<String> = rest.cloned().collect();
                 return tabuleiro::play::run(&rest, &game);
+            }
+            "match" => {
+                let rest: Vec<String> = rest.cloned().collect();
+                return tabuleiro::arena::main(&rest);
             }
             "bench" => {
                 let depth = match rest.next() {

@@ -359,6 +359,9 @@ impl<G: Game> Play<G> {
     }
 
     fn run(mut self) {
+        // Built-in tables (the Neutreeko tablebase) build in the background now; until
+        // they are ready the engine searches without them.
+        G::prepare_tables();
         self.intro();
         loop {
             self.draw();
