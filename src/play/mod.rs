@@ -60,7 +60,7 @@ const HASH_MIB: usize = 32;
 /// Longest input line taken as a command.
 const MAX_LINE: usize = 1_000;
 /// Most moves `moves` lists before asking for a prefix.
-const MAX_LISTED: usize = 300;
+const MAX_LISTED: usize = 200;
 
 pub fn usage() -> String {
     format!(
