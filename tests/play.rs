@@ -391,12 +391,20 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
     if name == "neutreeko" {
         let (code, out, _) = run(
             &["play", "--p1", "human", "--p2", "human"],
-            b"b1b3\nb1b4\nquit\nc2c3\n",
+            b"b1b3\nb5b4\na1a2\nb1b4\nquit\nc2c3\n",
             Duration::from_secs(20),
         );
         assert_eq!(code, Some(0));
         assert!(
             out.contains("b1b3 is not legal here. Legal moves like it: b1a1 b1a2 b1b4 b1c1"),
+            "{out}"
+        );
+        assert!(
+            out.contains("b5b4 is not legal here: b5 holds none of black's pieces."),
+            "{out}"
+        );
+        assert!(
+            out.contains("a1a2 is not legal here: a1 is empty."),
             "{out}"
         );
         assert!(out.contains("last move b1b4 by black"), "{out}");

@@ -670,7 +670,11 @@ impl<G: Game> Play<G> {
             }
             Err(MoveError::Illegal(_)) => {
                 let near = self.moves_near(text);
-                let message = if near.is_empty() {
+                let message = if let Some(why) = self.not_yours(text).filter(|_| near.is_empty()) {
+                    format!(
+                        "{text} is not legal here: {why}. Type 'moves' to list the legal moves."
+                    )
+                } else if near.is_empty() {
                     format!("{text} is not legal here. Type 'moves' to list the legal moves.")
                 } else {
                     format!(
@@ -704,6 +708,28 @@ impl<G: Game> Play<G> {
             .into_iter()
             .map(|mv| state.format_move(mv))
             .collect()
+    }
+
+    /// For a move from a square (`a1a2`) when that square holds no piece of the side
+    /// to move: `a1 holds none of red's pieces`.
+    fn not_yours(&self, text: &str) -> Option<String> {
+        let (file, rank, used) = read_square(text)?;
+        if used == text.len() {
+            return None;
+        }
+        let state = self.record.state();
+        let side = state.side_to_move();
+        let own = self.look.side_letters[index(side)]?;
+        let cells = board::cells_of_fen(&state.fen())?;
+        let row = cells.len().checked_sub(rank + 1)?;
+        let cell = *cells.get(row)?.get(file)?;
+        let square = &text[..used];
+        let name = self.look.sides[index(side)];
+        match cell {
+            Some(letter) if letter == own => None,
+            Some(_) => Some(format!("{square} holds none of {name}'s pieces")),
+            None => Some(format!("{square} is empty")),
+        }
     }
 
     /// Legal moves that start from the same square as `text` (for a wrong slide).
