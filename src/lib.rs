@@ -19,6 +19,7 @@ pub mod bench;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod play;
 pub mod protocol;
 pub mod search;
 pub mod session;

@@ -12,6 +12,9 @@ fn usage() -> String {
 
 Usage:
   tabuleiro [--game NAME]          speak UGI (and UCI) on stdin/stdout
+  tabuleiro play [--game NAME] [--p1 human|engine] [--p2 human|engine]
+                 [--level N] [--movetime MS] [--option Name=Value ...]
+                                   play in the terminal ('tabuleiro play --help')
   tabuleiro match --engine SPEC --engine SPEC [options]
                                    play engines against each other, refereed by
                                    our rules ('tabuleiro match --help')
@@ -69,6 +72,10 @@ fn run(args: &[String]) -> Result<(), String> {
                         )
                     })?
                     .to_string();
+            }
+            "play" => {
+                let rest: Vec<String> = rest.cloned().collect();
+                return tabuleiro::play::run(&rest, &game);
             }
             "match" => {
                 let rest: Vec<String> = rest.cloned().collect();

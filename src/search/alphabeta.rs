@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::level::LevelState;
 use super::tt::{Bound, PROVEN, Tt};
 use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, SearchLimits};
 use crate::game::{Game, Outcome as GameOutcome, Value};
@@ -41,6 +42,10 @@ pub struct Searcher<G: Game> {
     order_buffers: Vec<Vec<(i32, G::Move)>>,
     killers: Vec<[Option<G::Move>; KILLERS]>,
     pv_table: Vec<Vec<G::Move>>,
+    /// `Level` below full strength: root scores and the random choice (level.rs).
+    level: LevelState<G::Move>,
+    /// Whether `Game::probe` is used (not below full strength).
+    probing: bool,
 }
 
 impl<G: Game> Searcher<G> {
@@ -65,6 +70,8 @@ impl<G: Game> Searcher<G> {
             order_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             killers: vec![[None; KILLERS]; MAX_PLY + 1],
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            level: LevelState::new(),
+            probing: true,
         }
     }
 
@@ -79,6 +86,11 @@ impl<G: Game> Searcher<G> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
+    }
+
+    /// Makes the random choices of levels below full strength repeatable.
+    pub fn seed_level(&mut self, seed: u64) {
+        self.level.seed(seed);
     }
 
     /// Allocates the transposition table now rather than on the first search (so that
@@ -126,6 +138,8 @@ impl<G: Game> Searcher<G> {
             self.path.push(root.hash());
         }
         self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
+        self.level.begin(limits.level);
+        self.probing = limits.level.is_full();
 
         let mut root_moves = Vec::new();
         if root.outcome().is_none() {
@@ -155,7 +169,9 @@ impl<G: Game> Searcher<G> {
             report(&self.info(result.depth, result.score, &result.pv));
             return result;
         }
-        if let Some(outcome) = self.probe_root(root, &root_moves) {
+        if self.probing
+            && let Some(outcome) = self.probe_root(root, &root_moves)
+        {
             let info = self.info(1, outcome.score, &outcome.pv);
             report(&info);
             return outcome;
@@ -164,10 +180,12 @@ impl<G: Game> Searcher<G> {
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32)
+            .min(limits.level.depth_cap().unwrap_or(MAX_PLY as u32))
             .clamp(1, MAX_PLY as u32);
         let single_reply = root_moves.len() == 1 && limits.depth.is_none() && !limits.solve;
         for depth in 1..=max_depth {
             let horizon_before = self.horizon;
+            self.level.begin_iteration();
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
             if self.stopped {
                 // A partial iteration whose first move was searched in full still has a
@@ -184,6 +202,7 @@ impl<G: Game> Searcher<G> {
             result.score = Score::from_internal(score);
             result.pv = pv;
             result.depth = depth;
+            self.level.complete_iteration();
             // Only a tree without heuristic leaves proves the value. A mate score alone
             // proves a win, but not its distance: a faster mate may hide below a
             // reduced move or behind a table entry from an earlier search.
@@ -206,6 +225,15 @@ impl<G: Game> Searcher<G> {
             }
         }
         result.nodes = self.nodes;
+        // Below full strength: play a near-best move drawn at random (level.rs).
+        if let Some((mv, score)) = self.level.choose()
+            && result.best != Some(mv)
+        {
+            result.best = Some(mv);
+            result.score = Score::from_internal(score);
+            result.pv = vec![mv];
+            result.proven = None;
+        }
         result
     }
 
@@ -322,7 +350,9 @@ impl<G: Game> Searcher<G> {
                 self.horizon += 1;
                 return 0;
             }
-            if let Some(value) = state.probe() {
+            if self.probing
+                && let Some(value) = state.probe()
+            {
                 return super::value_to_score(value, ply);
             }
         }
@@ -392,6 +422,9 @@ impl<G: Game> Searcher<G> {
 
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        // Below full strength the root searches every move against a window lowered
+        // by the level's margin, so that near-best moves get exact scores (level.rs).
+        let margin = if ply == 0 { self.level.margin } else { 0 };
         self.path.push(hash);
         for (index, &(key, mv)) in ordered.iter().enumerate() {
             let mut child = state.clone();
@@ -405,26 +438,28 @@ impl<G: Game> Searcher<G> {
                 0
             };
             let mut score;
+            let low = if margin > 0 {
+                alpha.saturating_sub(margin).max(-INFINITY)
+            } else {
+                alpha
+            };
             if index == 0 {
                 score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, beta);
             } else {
-                score = self.child_score(
-                    &child,
-                    flips,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    alpha,
-                    alpha + 1,
-                );
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, alpha + 1);
+                score =
+                    self.child_score(&child, flips, depth - 1 - reduction, ply + 1, low, low + 1);
+                if score > low && reduction > 0 && !self.stopped {
+                    score = self.child_score(&child, flips, depth - 1, ply + 1, low, low + 1);
                 }
-                if score > alpha && score < beta && !self.stopped {
-                    score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, beta);
+                if score > low && score < beta && !self.stopped {
+                    score = self.child_score(&child, flips, depth - 1, ply + 1, low, beta);
                 }
             }
             if self.stopped {
                 break;
+            }
+            if margin > 0 && (index == 0 || score > low) {
+                self.level.record(mv, score);
             }
             if score > best_score {
                 best_score = score;

@@ -9,12 +9,14 @@
 //! an [`Info`], and the session turns it into protocol text.
 
 pub mod alphabeta;
+pub mod level;
 pub mod time;
 pub mod tt;
 
 use std::time::Duration;
 
 pub use alphabeta::Searcher;
+pub use level::Level;
 
 use crate::game::Value;
 
@@ -78,6 +80,8 @@ pub struct SearchLimits {
     pub budget: time::Budget,
     /// Search until the root value is proven (`go solve`).
     pub solve: bool,
+    /// Playing strength; [`Level::FULL`] (the default) is the plain search.
+    pub level: Level,
 }
 
 /// The result of a search.

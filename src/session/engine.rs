@@ -12,7 +12,7 @@ use crate::games::GameVisitor;
 use crate::perft;
 use crate::protocol::response::{InfoLine, InfoScore, Response};
 use crate::protocol::{Go, Query, StartPosition};
-use crate::search::{Info, Score, SearchLimits, Searcher, time};
+use crate::search::{Info, Level, Score, SearchLimits, Searcher, time};
 
 /// What the session needs from the engine of the current game.
 pub trait Engine: Send {
@@ -51,6 +51,8 @@ pub struct GoSettings {
     pub move_overhead_ms: u64,
     /// Whether `go` was `go infinite`: the bestmove then waits for `stop`.
     pub infinite: bool,
+    /// The `Level` option (playing strength; search/level.rs).
+    pub level: Level,
 }
 
 /// The engine of game `G`.
@@ -242,6 +244,7 @@ impl<G: Game> Engine for GameEngine<G> {
                     nodes: limits.nodes,
                     budget: time::budget(&limits, side, settings.move_overhead_ms),
                     solve: false,
+                    level: settings.level,
                 };
                 // Without a clock (depth, nodes, infinite), wait for a table being built
                 // in the background, so that the answer does not depend on timing.

@@ -27,6 +27,7 @@ use crate::game::{Game, OptionKind, OptionSpec};
 use crate::games::{self, GameVisitor};
 use crate::protocol::response::{OptionLine, Response};
 use crate::protocol::{Command, Go, parse_command};
+use crate::search::Level;
 
 /// The engine's name and author for the handshake.
 pub const ENGINE_NAME: &str = concat!("tabuleiro ", env!("CARGO_PKG_VERSION"));
@@ -63,6 +64,8 @@ pub struct Session {
     game_values: HashMap<&'static str, Vec<i64>>,
     hash_mib: usize,
     move_overhead_ms: u64,
+    /// The `Level` option: playing strength, 10 = full (search/level.rs).
+    level: Level,
     search: Option<RunningSearch>,
 }
 
@@ -109,6 +112,7 @@ impl Session {
             game_values,
             hash_mib: HASH_DEFAULT as usize,
             move_overhead_ms: OVERHEAD_DEFAULT as u64,
+            level: Level::FULL,
             search: None,
         })
     }
@@ -248,6 +252,7 @@ impl Session {
         let settings = GoSettings {
             move_overhead_ms: self.move_overhead_ms,
             infinite,
+            level: self.level,
         };
         let handle = self
             .engine
@@ -289,6 +294,13 @@ impl Session {
                 default: self.move_overhead_ms as i64,
                 min: 0,
                 max: OVERHEAD_MAX,
+            },
+            // Level: playing strength (search/level.rs).
+            OptionLine::Spin {
+                name: "Level".to_string(),
+                default: i64::from(self.level.get()),
+                min: i64::from(Level::MIN),
+                max: i64::from(Level::MAX),
             },
             // The Neutreeko tablebase: built and used only when on.
             OptionLine::Check {
@@ -346,6 +358,16 @@ impl Session {
             }
             "moveoverhead" => {
                 self.move_overhead_ms = spin("MoveOverhead", value_text, 0, OVERHEAD_MAX)? as u64;
+                return Ok(());
+            }
+            // Level: playing strength (search/level.rs).
+            "level" => {
+                let (min, max) = (i64::from(Level::MIN), i64::from(Level::MAX));
+                let n = spin("Level", value_text, min, max)?;
+                self.level = u8::try_from(n)
+                    .ok()
+                    .and_then(Level::new)
+                    .ok_or_else(|| format!("bad value for Level: {n}"))?;
                 return Ok(());
             }
             "tablebase" => {
