@@ -8,9 +8,10 @@
 use crate::game::Game;
 
 pub mod neutreeko;
+pub mod talpa;
 
 /// The names of the implemented games, in the order the `Game` option lists them.
-pub const NAMES: &[&str] = &["neutreeko"];
+pub const NAMES: &[&str] = &["talpa", "neutreeko"];
 
 /// The game the engine starts with.
 pub const DEFAULT: &str = "neutreeko";
@@ -25,6 +26,7 @@ pub trait GameVisitor {
 /// such game exists.
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     match name.to_ascii_lowercase().as_str() {
+        "talpa" => Some(visitor.visit::<talpa::Talpa>()),
         "neutreeko" => Some(visitor.visit::<neutreeko::Neutreeko>()),
         _ => None,
     }
