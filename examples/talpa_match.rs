@@ -26,10 +26,10 @@ use tabuleiro::search::time::Budget;
 use tabuleiro::search::{SearchLimits, Searcher};
 
 /// Evaluation variants, by name. `default` is the engine's.
-const VARIANTS: [(&str, EvalParams); 6] = [
+const VARIANTS: [(&str, EvalParams); 8] = [
     ("default", EvalParams::DEFAULT),
     (
-        "sep",
+        "nomat",
         EvalParams {
             material: 0,
             ..EvalParams::DEFAULT
@@ -43,9 +43,9 @@ const VARIANTS: [(&str, EvalParams); 6] = [
         },
     ),
     (
-        "material",
+        "walls",
         EvalParams {
-            material: 40,
+            removal_walls: true,
             ..EvalParams::DEFAULT
         },
     ),
@@ -56,12 +56,30 @@ const VARIANTS: [(&str, EvalParams); 6] = [
             separation: 0,
             material: 0,
             tempo: 0,
+            safe: 0,
+            removal_walls: false,
         },
     ),
     (
-        "tempo",
+        "safe",
         EvalParams {
-            tempo: -30,
+            safe: 30,
+            ..EvalParams::DEFAULT
+        },
+    ),
+    (
+        "safewalls",
+        EvalParams {
+            safe: 30,
+            removal_walls: true,
+            ..EvalParams::DEFAULT
+        },
+    ),
+    (
+        "safetempo",
+        EvalParams {
+            safe: 30,
+            tempo: -15,
             ..EvalParams::DEFAULT
         },
     ),
@@ -151,21 +169,35 @@ trait Agent {
     fn new_game(&mut self) {}
 }
 
+/// How long a search may run: a time per move or a node count (`20000n`), the latter
+/// deterministic whatever the load of the machine.
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    Time(Duration),
+    Nodes(u64),
+}
+
 struct SearchAgent<const V: usize> {
     searcher: Searcher<Tuned<V>>,
-    movetime: Duration,
+    movetime: Limit,
     depths: Vec<u32>,
 }
 
 impl<const V: usize> Agent for SearchAgent<V> {
     fn choose(&mut self, position: &Talpa, _rng: &mut Rng) -> Move {
         let root = Tuned::<V>(*position);
-        let limits = SearchLimits {
-            budget: Budget {
-                soft: Some(self.movetime),
-                hard: Some(self.movetime),
+        let limits = match self.movetime {
+            Limit::Time(t) => SearchLimits {
+                budget: Budget {
+                    soft: Some(t),
+                    hard: Some(t),
+                },
+                ..SearchLimits::default()
             },
-            ..SearchLimits::default()
+            Limit::Nodes(n) => SearchLimits {
+                nodes: Some(n),
+                ..SearchLimits::default()
+            },
         };
         let result = self.searcher.search(
             &root,
@@ -250,7 +282,7 @@ impl Agent for RandomAgent {
     }
 }
 
-fn search_agent<const V: usize>(movetime: Duration) -> Box<dyn Agent> {
+fn search_agent<const V: usize>(movetime: Limit) -> Box<dyn Agent> {
     let mut searcher = Searcher::new(64);
     searcher.prepare();
     Box::new(SearchAgent::<V> {
@@ -260,7 +292,7 @@ fn search_agent<const V: usize>(movetime: Duration) -> Box<dyn Agent> {
     })
 }
 
-fn agent(name: &str, movetime: Duration) -> Box<dyn Agent> {
+fn agent(name: &str, movetime: Limit) -> Box<dyn Agent> {
     match name {
         "greedy" => return Box::new(Greedy),
         "random" => return Box::new(RandomAgent),
@@ -279,7 +311,9 @@ fn agent(name: &str, movetime: Duration) -> Box<dyn Agent> {
         2 => search_agent::<2>(movetime),
         3 => search_agent::<3>(movetime),
         4 => search_agent::<4>(movetime),
-        _ => search_agent::<5>(movetime),
+        5 => search_agent::<5>(movetime),
+        6 => search_agent::<6>(movetime),
+        _ => search_agent::<7>(movetime),
     }
 }
 
@@ -291,13 +325,19 @@ fn main() {
     }
     let arg = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let games = arg(3, 100) as usize;
-    let movetime = Duration::from_millis(arg(4, 100));
+    let movetime = match args.get(4) {
+        Some(text) if text.ends_with('n') => {
+            Limit::Nodes(text.trim_end_matches('n').parse().expect("a node count"))
+        }
+        _ => Limit::Time(Duration::from_millis(arg(4, 100))),
+    };
     let size = arg(5, 8) as i64;
     let opening = arg(6, 2) as usize;
     let config = Talpa::config(&[size]).unwrap_or_else(|e| panic!("{e}"));
     let mut a = agent(&args[1], movetime);
     let mut b = agent(&args[2], movetime);
 
+    let verbose = std::env::var_os("TALPA_VERBOSE").is_some();
     let started = Instant::now();
     // [A as red, A as blue]: (A wins, games).
     let mut score = [(0u32, 0u32); 2];
@@ -319,9 +359,13 @@ fn main() {
         let mut rng = Rng(0xdead_beef ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         a.new_game();
         b.new_game();
+        let mut removal_from = None;
         let outcome = loop {
             if let Some(outcome) = position.outcome() {
                 break outcome;
+            }
+            if removal_from.is_none() && !position.in_capture_phase() {
+                removal_from = Some(position.plies());
             }
             let red_to_move = position.side_to_move() == Player::P1;
             let mover = if red_to_move == a_is_red {
@@ -333,6 +377,13 @@ fn main() {
             position.play(mv);
         };
         lengths += u64::from(position.plies());
+        if verbose {
+            eprintln!(
+                "game {game}: {outcome} after {} plies, removals from ply {removal_from:?}: {}",
+                position.plies(),
+                position.fen()
+            );
+        }
         let a_player = if a_is_red { Player::P1 } else { Player::P2 };
         let slot = &mut score[usize::from(!a_is_red)];
         slot.1 += 1;
@@ -353,8 +404,7 @@ fn main() {
     }
     let wins = score[0].0 + score[1].0;
     println!(
-        "size {size}, {games} games, {} ms/move, {opening} random opening plies: {} scores {wins}/{games} = {:.1}% against {} (as red {}/{}, as blue {}/{}), {:.1} plies/game",
-        movetime.as_millis(),
+        "size {size}, {games} games, {movetime:?} per move, {opening} random opening plies: {} scores {wins}/{games} = {:.1}% against {} (as red {}/{}, as blue {}/{}), {:.1} plies/game",
         args[1],
         100.0 * f64::from(wins) / games as f64,
         args[2],

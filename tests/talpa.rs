@@ -556,3 +556,30 @@ fn equal_positions_have_equal_hashes() {
     let blue = fen("r1bb/r1bb/1r2/r1bb b");
     assert_ne!(red.hash(), blue.hash());
 }
+
+#[test]
+fn separation_counts_the_pieces_between_the_edges() {
+    use tabuleiro::games::talpa::{UNREACHABLE, safe_removals, separation};
+    let full = start(8);
+    assert_eq!(separation(&full, Player::P1, 1), 8);
+    assert_eq!(separation(&full, Player::P2, 1), 8);
+    assert_eq!(separation(&full, Player::P1, 2), 12);
+    // b2 alone separates both sides.
+    let position = fen("r1bb/r1bb/1r2/r1bb r");
+    assert_eq!(separation(&position, Player::P1, 1), 1);
+    assert_eq!(separation(&position, Player::P2, 1), 1);
+    // With red pieces as walls, blue cannot leave a2.
+    assert_eq!(separation(&position, Player::P2, 0), UNREACHABLE);
+    assert_eq!(separation(&position, Player::P1, 0), 1);
+    // Red's removals: b2 opens blue's path, a1, a3 and a4 are safe, none wins.
+    assert_eq!(safe_removals(&position, Player::P1), (3, false));
+    // A path that exists costs nothing.
+    let open = fen("r1rr/r1rr/r1rr/r1rr b");
+    assert_eq!(separation(&open, Player::P1, 1), 0);
+    // Blue's only removal opens red's file b: not safe.
+    let forced = fen("r1rr/r1rr/1b1r/r1rr b");
+    assert_eq!(safe_removals(&forced, Player::P2), (0, false));
+    // Red removing b2... is red's own win in the mirrored case.
+    let winning = fen("b1bb/b1bb/1r1b/b1bb r");
+    assert_eq!(safe_removals(&winning, Player::P1), (1, true));
+}

@@ -25,6 +25,11 @@ pub struct EvalParams {
     pub material: i32,
     /// Score for the side to move in the removal phase (negative: a burden).
     pub tempo: i32,
+    /// Score per safe removal more than the opponent, in the removal phase.
+    pub safe: i32,
+    /// In the removal phase, enemy pieces block the separation for good (nobody
+    /// removes them for you).
+    pub removal_walls: bool,
 }
 
 impl EvalParams {
@@ -33,6 +38,8 @@ impl EvalParams {
         separation: 100,
         material: 10,
         tempo: 0,
+        safe: 0,
+        removal_walls: false,
     };
 }
 
@@ -45,15 +52,17 @@ impl Default for EvalParams {
 /// The fewest pieces `player` needs gone to have a path, where crossing one of
 /// `player`'s own pieces costs 1 and an enemy piece `enemy_cost` (1 or 2). 0 means
 /// the path exists.
+/// `enemy_cost` 0 makes enemy pieces walls; the result is then `UNREACHABLE` when
+/// they cut every path.
 pub fn separation(position: &Talpa, player: Player, enemy_cost: u32) -> u32 {
     let g: &Geometry = position.geometry();
     let empty = position.empty();
     let own = position.pieces(player);
     let enemy = position.pieces(player.other());
-    let (cheap, dear) = if enemy_cost >= 2 {
-        (own, enemy)
-    } else {
-        (own | enemy, 0)
+    let (cheap, dear) = match enemy_cost {
+        0 => (own, 0),
+        1 => (own | enemy, 0),
+        _ => (own, enemy),
     };
     let (start, goal) = g.edges(player);
     let mut reach = g.flood(start, empty);
@@ -65,11 +74,44 @@ pub fn separation(position: &Talpa, player: Player, enemy_cost: u32) -> u32 {
         pending = touched & dear & !entering;
         reach = g.flood(reach | entering, empty | reach | entering);
         cost += 1;
-        if cost > 2 * g.size as u32 + 2 {
-            break; // cannot happen: every square is reachable
+        if entering == 0 && pending == 0 {
+            return UNREACHABLE; // walls cut every path
         }
     }
     cost
+}
+
+/// The separation of a side whose path is cut by walls.
+pub const UNREACHABLE: u32 = 99;
+
+/// The removals of `player`'s own pieces that do not open the opponent's path (in the
+/// removal phase, the moves that side can still spend), and whether one of them opens
+/// its own path (a win).
+pub fn safe_removals(position: &Talpa, player: Player) -> (u32, bool) {
+    let g = position.geometry();
+    let empty = position.empty();
+    let (own_a, own_b) = g.edges(player);
+    let (their_a, their_b) = g.edges(player.other());
+    let mut safe = 0;
+    let mut wins = false;
+    let mut pieces = position.pieces(player);
+    // A piece with no empty neighbour leaves a lone empty square: always safe.
+    let lonely = pieces & !g.grow(empty);
+    safe += lonely.count_ones();
+    pieces &= !lonely;
+    while pieces != 0 {
+        let bit = pieces & pieces.wrapping_neg();
+        pieces &= pieces - 1;
+        let region = g.flood(bit, empty | bit);
+        if region & their_a != 0 && region & their_b != 0 {
+            continue;
+        }
+        safe += 1;
+        if region & own_a != 0 && region & own_b != 0 {
+            wins = true;
+        }
+    }
+    (safe, wins)
 }
 
 /// Evaluation from the side to move's point of view, with the default weights.
@@ -81,13 +123,28 @@ pub fn evaluate(position: &Talpa) -> i32 {
 pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     let us = position.side_to_move();
     let them = us.other();
-    let ours = separation(position, us, params.enemy_cost) as i32;
-    let theirs = separation(position, them, params.enemy_cost) as i32;
+    let capture_phase = position.in_capture_phase();
+    let cost = if !capture_phase && params.removal_walls {
+        0
+    } else {
+        params.enemy_cost
+    };
+    let cap = position.size() as u32 + 1;
+    let ours = separation(position, us, cost).min(cap) as i32;
+    let theirs = separation(position, them, cost).min(cap) as i32;
     let material =
         position.pieces(us).count_ones() as i32 - position.pieces(them).count_ones() as i32;
     let mut score = params.separation * (theirs - ours) + params.material * material;
-    if !position.in_capture_phase() {
+    if !capture_phase {
         score += params.tempo;
+        if params.safe != 0 {
+            let (our_safe, we_win) = safe_removals(position, us);
+            if we_win {
+                return 5000;
+            }
+            let (their_safe, _) = safe_removals(position, them);
+            score += params.safe * (our_safe as i32 - their_safe as i32);
+        }
     }
     score
 }

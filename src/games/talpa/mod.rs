@@ -32,7 +32,7 @@ use crate::game::{
     parse_fen_board, plain_diagram, read_square, square_name,
 };
 
-pub use eval::{EvalParams, evaluate_with, separation};
+pub use eval::{EvalParams, UNREACHABLE, evaluate_with, safe_removals, separation};
 
 /// Smallest board side.
 pub const MIN_SIZE: usize = 4;
