@@ -26,7 +26,7 @@ use tabuleiro::search::time::Budget;
 use tabuleiro::search::{SearchLimits, Searcher};
 
 /// Evaluation variants, by name. `default` is the engine's.
-const VARIANTS: [(&str, EvalParams); 8] = [
+const VARIANTS: [(&str, EvalParams); 10] = [
     ("default", EvalParams::DEFAULT),
     (
         "nomat",
@@ -58,6 +58,8 @@ const VARIANTS: [(&str, EvalParams); 8] = [
             tempo: 0,
             safe: 0,
             removal_walls: false,
+            touching: 0,
+            walled: 0,
         },
     ),
     (
@@ -68,18 +70,31 @@ const VARIANTS: [(&str, EvalParams); 8] = [
         },
     ),
     (
-        "safewalls",
+        "touch",
         EvalParams {
-            safe: 30,
-            removal_walls: true,
+            touching: 15,
             ..EvalParams::DEFAULT
         },
     ),
     (
-        "safetempo",
+        "walled",
         EvalParams {
-            safe: 30,
-            tempo: -15,
+            walled: 40,
+            ..EvalParams::DEFAULT
+        },
+    ),
+    (
+        "touchwalled",
+        EvalParams {
+            touching: 15,
+            walled: 40,
+            ..EvalParams::DEFAULT
+        },
+    ),
+    (
+        "touch40",
+        EvalParams {
+            touching: 40,
             ..EvalParams::DEFAULT
         },
     ),
@@ -313,7 +328,9 @@ fn agent(name: &str, movetime: Limit) -> Box<dyn Agent> {
         4 => search_agent::<4>(movetime),
         5 => search_agent::<5>(movetime),
         6 => search_agent::<6>(movetime),
-        _ => search_agent::<7>(movetime),
+        7 => search_agent::<7>(movetime),
+        8 => search_agent::<8>(movetime),
+        _ => search_agent::<9>(movetime),
     }
 }
 

@@ -30,6 +30,12 @@ pub struct EvalParams {
     /// In the removal phase, enemy pieces block the separation for good (nobody
     /// removes them for you).
     pub removal_walls: bool,
+    /// Score per own piece touching an enemy piece, more than the opponent's (the
+    /// pieces that can still capture), in the capture phase.
+    pub touching: i32,
+    /// Score per unit of the separation difference where only own pieces can be
+    /// crossed (enemy pieces are walls), in the capture phase.
+    pub walled: i32,
 }
 
 impl EvalParams {
@@ -40,6 +46,8 @@ impl EvalParams {
         tempo: 0,
         safe: 0,
         removal_walls: false,
+        touching: 0,
+        walled: 0,
     };
 }
 
@@ -135,7 +143,20 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     let material =
         position.pieces(us).count_ones() as i32 - position.pieces(them).count_ones() as i32;
     let mut score = params.separation * (theirs - ours) + params.material * material;
-    if !capture_phase {
+    if capture_phase {
+        if params.touching != 0 {
+            let g = position.geometry();
+            let (own, enemy) = (position.pieces(us), position.pieces(them));
+            let ours = (own & g.grow(enemy)).count_ones() as i32;
+            let theirs = (enemy & g.grow(own)).count_ones() as i32;
+            score += params.touching * (ours - theirs);
+        }
+        if params.walled != 0 {
+            let ours = separation(position, us, 0).min(cap) as i32;
+            let theirs = separation(position, them, 0).min(cap) as i32;
+            score += params.walled * (theirs - ours);
+        }
+    } else {
         score += params.tempo;
         if params.safe != 0 {
             let (our_safe, we_win) = safe_removals(position, us);
