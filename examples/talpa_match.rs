@@ -70,9 +70,9 @@ const VARIANTS: [(&str, EvalParams); 10] = [
         },
     ),
     (
-        "touch",
+        "base",
         EvalParams {
-            touching: 15,
+            touching: 0,
             ..EvalParams::DEFAULT
         },
     ),
@@ -84,9 +84,9 @@ const VARIANTS: [(&str, EvalParams); 10] = [
         },
     ),
     (
-        "touchwalled",
+        "basewalled",
         EvalParams {
-            touching: 15,
+            touching: 0,
             walled: 40,
             ..EvalParams::DEFAULT
         },
