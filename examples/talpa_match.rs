@@ -29,9 +29,9 @@ use tabuleiro::search::{SearchLimits, Searcher};
 const VARIANTS: [(&str, EvalParams); 10] = [
     ("default", EvalParams::DEFAULT),
     (
-        "nomat",
+        "material",
         EvalParams {
-            material: 0,
+            material: 10,
             ..EvalParams::DEFAULT
         },
     ),
@@ -73,6 +73,7 @@ const VARIANTS: [(&str, EvalParams); 10] = [
         "base",
         EvalParams {
             touching: 0,
+            material: 10,
             ..EvalParams::DEFAULT
         },
     ),
@@ -87,6 +88,7 @@ const VARIANTS: [(&str, EvalParams); 10] = [
         "basewalled",
         EvalParams {
             touching: 0,
+            material: 10,
             walled: 40,
             ..EvalParams::DEFAULT
         },
