@@ -14,6 +14,7 @@
 //! assert_eq!(tabuleiro::perft::perft(&start, 1), 14);
 //! ```
 
+pub mod arena;
 pub mod bench;
 pub mod game;
 pub mod games;

@@ -12,6 +12,9 @@ fn usage() -> String {
 
 Usage:
   tabuleiro [--game NAME]          speak UGI (and UCI) on stdin/stdout
+  tabuleiro match --engine SPEC --engine SPEC [options]
+                                   play engines against each other, refereed by
+                                   our rules ('tabuleiro match --help')
   tabuleiro bench [DEPTH]          search fixed positions of every game; prints
                                    'N nodes M nps' (the search's signature)
   tabuleiro --help | --version
@@ -66,6 +69,10 @@ fn run(args: &[String]) -> Result<(), String> {
                         )
                     })?
                     .to_string();
+            }
+            "match" => {
+                let rest: Vec<String> = rest.cloned().collect();
+                return tabuleiro::arena::main(&rest);
             }
             "bench" => {
                 let depth = match rest.next() {

@@ -1,0 +1,583 @@
+//! The referee: plays one game between two engine processes, keeping the clocks and
+//! judging every move with our own rules ([`Record`]); the engines are never trusted
+//! for legality or the result.
+//!
+//! Per game each engine gets `uginewgame` and `isready`; per move the side to move
+//! gets `position … moves …` and `go …` and must answer `bestmove <move>` (exactly two
+//! tokens). Whatever goes wrong loses the game for the engine at fault, with a
+//! [`Reason`]:
+//!
+//! - `illegal`: a well-formed move that is not legal here (also `0000` while the game
+//!   goes on); `garbage`: not a move in the game's notation; `malformed`: a `bestmove`
+//!   line without a move or with extra tokens;
+//! - `time`: its clock fell (it answered later than its time left plus the grace
+//!   margin), or it exceeded a fixed `movetime` by more than the grace margin;
+//! - `timeout`: no answer within the per-move timeout (beyond movetime, if any) when
+//!   it has no clock; `crash`: its output ended or its input closed.
+//!
+//! An engine that timed out or crashed is killed; [`EngineSlot`] starts it again
+//! before its next game. When a flag falls before the answer, the referee sends
+//! `stop` and waits up to the timeout for the `bestmove` (the engine then stays in
+//! step); an engine that does not answer that either is killed too.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::engine_process::{EngineError, EngineProcess};
+use super::openings::Opening;
+use super::{EngineSpec, Limits};
+use crate::game::{Game, MoveError, Outcome, Player, Record};
+
+/// The least time given to an engine to start up (`ugiok`) and answer `isready`,
+/// whatever `--timeout` says: a loaded machine can take seconds to start a process.
+pub const MIN_SETUP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reason {
+    /// By the rules of the game (a win, a draw, no moves, repetition).
+    Rules,
+    /// The referee's ply limit: a draw.
+    MaxPlies,
+    Illegal,
+    Garbage,
+    Malformed,
+    Time,
+    Timeout,
+    Crash,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 8] = [
+        Reason::Rules,
+        Reason::MaxPlies,
+        Reason::Illegal,
+        Reason::Garbage,
+        Reason::Malformed,
+        Reason::Time,
+        Reason::Timeout,
+        Reason::Crash,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Rules => "rules",
+            Reason::MaxPlies => "max plies",
+            Reason::Illegal => "illegal",
+            Reason::Garbage => "garbage",
+            Reason::Malformed => "malformed",
+            Reason::Time => "time",
+            Reason::Timeout => "timeout",
+            Reason::Crash => "crash",
+        }
+    }
+
+    /// Whether the game was lost by an engine's fault rather than played out.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(self, Reason::Rules | Reason::MaxPlies)
+    }
+}
+
+/// What the referee needs besides the engines.
+#[derive(Clone, Debug)]
+pub struct RefereeSettings {
+    /// The game's protocol name.
+    pub game: &'static str,
+    /// Game options sent to every engine, `(name, value)`.
+    pub game_options: Vec<(String, String)>,
+    /// How long an engine may take beyond its time to answer (at least
+    /// [`MIN_SETUP_TIMEOUT`] for start-up and `isready`).
+    pub timeout: Duration,
+    /// How far past its clock or movetime an answer still counts.
+    pub grace: Duration,
+    /// Plies the engines may play before the game is adjudicated a draw (0: no limit).
+    pub max_plies: u32,
+}
+
+/// One engine seat of a worker: the engine's spec and its process, started on demand.
+pub struct EngineSlot {
+    pub index: usize,
+    pub spec: EngineSpec,
+    process: Option<EngineProcess>,
+    /// How many times the process was started (for the logs).
+    pub starts: u32,
+}
+
+impl EngineSlot {
+    pub fn new(index: usize, spec: EngineSpec) -> EngineSlot {
+        EngineSlot {
+            index,
+            spec,
+            process: None,
+            starts: 0,
+        }
+    }
+
+    /// Starts the engine if it is not running: handshake, options, `isready`.
+    pub fn ensure_started(&mut self, settings: &RefereeSettings) -> Result<(), String> {
+        if let Some(process) = self.process.as_mut() {
+            if !process.is_dead() {
+                return Ok(());
+            }
+            self.process = None;
+        }
+        self.starts += 1;
+        if self.starts > 1 {
+            log::info!("restarting engine {}", self.spec.name);
+        }
+        let mut process = EngineProcess::spawn(&self.spec.name, &self.spec.cmd, &self.spec.args)?;
+        let deadline = Instant::now() + settings.timeout.max(MIN_SETUP_TIMEOUT);
+        process.send("ugi").map_err(|e| e.to_string())?;
+        let mut has_game_option = false;
+        process
+            .wait_for("ugiok", deadline, |line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words.len() >= 3
+                    && words[0] == "option"
+                    && words[1] == "name"
+                    && words[2].eq_ignore_ascii_case("game")
+                    && words.get(3) == Some(&"type")
+                {
+                    has_game_option = true;
+                }
+                words.first() == Some(&"ugiok")
+            })
+            .map_err(|e| e.to_string())?;
+        let mut commands = Vec::new();
+        if has_game_option {
+            commands.push(format!("setoption name Game value {}", settings.game));
+        }
+        for (name, value) in settings.game_options.iter().chain(&self.spec.options) {
+            commands.push(format!("setoption name {name} value {value}"));
+        }
+        for command in &commands {
+            process.send(command).map_err(|e| e.to_string())?;
+        }
+        process.send("isready").map_err(|e| e.to_string())?;
+        let name = self.spec.name.clone();
+        process
+            .wait_for("readyok", deadline, |line| {
+                if line.starts_with("info string error") {
+                    log::warn!("engine {name} at setup: {line}");
+                }
+                line.trim() == "readyok"
+            })
+            .map_err(|e| e.to_string())?;
+        self.process = Some(process);
+        Ok(())
+    }
+
+    /// Kills the process (it is started again on demand).
+    pub fn kill(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+    }
+
+    /// Quits the process politely.
+    pub fn quit(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit(Duration::from_millis(500));
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Engine indices of p1 and p2.
+    pub engines: [usize; 2],
+    pub opening: String,
+    /// The moves the engines played, after the opening.
+    pub moves: Vec<String>,
+    pub outcome: Outcome,
+    pub reason: Reason,
+    /// The player at fault for a forfeit.
+    pub loser_at_fault: Option<Player>,
+    /// What happened, in words (the illegal move, the time used, …).
+    pub detail: String,
+    pub final_fen: String,
+    /// The game's `query("trees")` answer at the end, for pair scoring.
+    pub count: Option<u32>,
+    pub duration: Duration,
+}
+
+/// A seat's clock.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    left: Duration,
+    inc: Duration,
+}
+
+/// The `go` line for the side to move.
+fn go_line(limits: &Limits, clocks: &[Option<Clock>; 2]) -> String {
+    let mut line = String::from("go");
+    for (index, clock) in clocks.iter().enumerate() {
+        if let Some(clock) = clock {
+            line.push_str(&format!(" p{}time {}", index + 1, clock.left.as_millis()));
+        }
+    }
+    for (index, clock) in clocks.iter().enumerate() {
+        if let Some(clock) = clock {
+            line.push_str(&format!(" p{}inc {}", index + 1, clock.inc.as_millis()));
+        }
+    }
+    if let Some(ms) = limits.movetime {
+        line.push_str(&format!(" movetime {ms}"));
+    }
+    if let Some(depth) = limits.depth {
+        line.push_str(&format!(" depth {depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        line.push_str(&format!(" nodes {nodes}"));
+    }
+    line
+}
+
+/// How a move request failed.
+struct Fault {
+    reason: Reason,
+    detail: String,
+    /// Whether the process must be killed (it hung or is gone).
+    kill: bool,
+}
+
+/// Plays one game from `opening` between `seats[0]` (p1) and `seats[1]` (p2). Returns
+/// `None` if `abort` was raised before the game ended (the game is then discarded).
+pub fn play_game<G: Game>(
+    config: &G::Config,
+    settings: &RefereeSettings,
+    opening: &Opening,
+    seats: [&mut EngineSlot; 2],
+    abort: &AtomicBool,
+) -> Option<GameReport> {
+    let began = Instant::now();
+    let engines = [seats[0].index, seats[1].index];
+    let report = |record: &Record<G>,
+                  moves: Vec<String>,
+                  outcome: Outcome,
+                  reason: Reason,
+                  loser_at_fault: Option<Player>,
+                  detail: String| GameReport {
+        engines,
+        opening: opening.describe(),
+        moves,
+        outcome,
+        reason,
+        loser_at_fault,
+        detail,
+        final_fen: record.state().fen(),
+        count: record
+            .state()
+            .query("trees")
+            .and_then(|t| t.trim().parse().ok()),
+        duration: began.elapsed(),
+    };
+    let mut record = match opening.record::<G>(config) {
+        Ok(record) => record,
+        Err(why) => {
+            // Openings are checked when read; this is a logic error, not an engine's.
+            log::error!("opening '{}' cannot be played: {why}", opening.describe());
+            return None;
+        }
+    };
+
+    // Both engines ready for a new game.
+    for player in [Player::P1, Player::P2] {
+        let seat = &mut *seats[player.index()];
+        let ready = seat
+            .ensure_started(settings)
+            .and_then(|()| new_game(seat, settings));
+        if let Err(why) = ready {
+            seat.kill();
+            let reason = if why.contains("timed out") {
+                Reason::Timeout
+            } else {
+                Reason::Crash
+            };
+            let detail = format!("{} at the start of the game: {why}", seat.spec.name);
+            return Some(report(
+                &record,
+                Vec::new(),
+                Outcome::Win(player.other()),
+                reason,
+                Some(player),
+                detail,
+            ));
+        }
+    }
+
+    let clock_of = |seat: &EngineSlot| {
+        seat.spec.limits.tc.map(|tc| Clock {
+            left: Duration::from_millis(tc.base_ms),
+            inc: Duration::from_millis(tc.inc_ms),
+        })
+    };
+    let mut clocks = [clock_of(seats[0]), clock_of(seats[1])];
+    let mut moves: Vec<String> = Vec::new();
+    loop {
+        if let Some(outcome) = record.outcome() {
+            return Some(report(
+                &record,
+                moves,
+                outcome,
+                Reason::Rules,
+                None,
+                String::new(),
+            ));
+        }
+        if settings.max_plies > 0 && moves.len() >= settings.max_plies as usize {
+            let detail = format!("{} plies played", moves.len());
+            return Some(report(
+                &record,
+                moves,
+                Outcome::Draw,
+                Reason::MaxPlies,
+                None,
+                detail,
+            ));
+        }
+        if abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = record.state().side_to_move();
+        let seat = &mut *seats[side.index()];
+        let limits = seat.spec.limits;
+        let position = opening.position_command(&moves);
+        let go = go_line(&limits, &clocks);
+        let clock = clocks[side.index()];
+        match request_move(seat, &position, &go, &limits, clock, settings) {
+            Ok((text, used)) => {
+                if let Some(clock) = clocks[side.index()].as_mut() {
+                    clock.left = clock.left.saturating_sub(used) + clock.inc;
+                }
+                match judge_move(&mut record, &text) {
+                    Ok(canonical) => moves.push(canonical),
+                    Err((reason, detail)) => {
+                        record.forfeit_by_side_to_move();
+                        let outcome = record.outcome().unwrap_or(Outcome::Win(side.other()));
+                        let detail = format!("{}: {detail}", seat.spec.name);
+                        moves.push(text);
+                        return Some(report(&record, moves, outcome, reason, Some(side), detail));
+                    }
+                }
+            }
+            Err(fault) => {
+                if fault.kill {
+                    seat.kill();
+                }
+                record.forfeit_by_side_to_move();
+                let outcome = record.outcome().unwrap_or(Outcome::Win(side.other()));
+                let detail = format!("{}: {}", seat.spec.name, fault.detail);
+                return Some(report(
+                    &record,
+                    moves,
+                    outcome,
+                    fault.reason,
+                    Some(side),
+                    detail,
+                ));
+            }
+        }
+    }
+}
+
+fn new_game(seat: &mut EngineSlot, settings: &RefereeSettings) -> Result<(), String> {
+    let process = seat
+        .process
+        .as_mut()
+        .ok_or_else(|| "engine not running".to_string())?;
+    process.drain();
+    process.send("uginewgame").map_err(|e| e.to_string())?;
+    process.send("isready").map_err(|e| e.to_string())?;
+    process
+        .wait_for(
+            "readyok",
+            Instant::now() + settings.timeout.max(MIN_SETUP_TIMEOUT),
+            |line| line.trim() == "readyok",
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Sends the position and `go`, and waits for the `bestmove`: the move text and the
+/// time it took, or the fault.
+fn request_move(
+    seat: &mut EngineSlot,
+    position: &str,
+    go: &str,
+    limits: &Limits,
+    clock: Option<Clock>,
+    settings: &RefereeSettings,
+) -> Result<(String, Duration), Fault> {
+    let crash = |e: EngineError| Fault {
+        reason: Reason::Crash,
+        detail: e.to_string(),
+        kill: true,
+    };
+    let process = seat.process.as_mut().ok_or_else(|| Fault {
+        reason: Reason::Crash,
+        detail: "engine not running".to_string(),
+        kill: true,
+    })?;
+    process.drain();
+    process.send(position).map_err(crash)?;
+    process.send(go).map_err(crash)?;
+    let sent = Instant::now();
+    // The time this move may take, if any, and how long to wait beyond it.
+    let allowed = match (clock, limits.movetime) {
+        (Some(clock), Some(ms)) => Some(clock.left.min(Duration::from_millis(ms))),
+        (Some(clock), None) => Some(clock.left),
+        (None, Some(ms)) => Some(Duration::from_millis(ms)),
+        (None, None) => None,
+    };
+    // Without a time limit only the timeout bounds the wait; with one, the flag falls
+    // at the allowed time plus the grace margin.
+    let wait = match allowed {
+        Some(allowed) => allowed + settings.grace,
+        None => settings.timeout,
+    };
+    let is_bestmove = |line: &str| line.split_whitespace().next() == Some("bestmove");
+    let answer = process.wait_for("bestmove", sent + wait, is_bestmove);
+    let (line, at) = match answer {
+        Ok(found) => found,
+        Err(EngineError::Timeout(_)) => {
+            let Some(allowed) = allowed else {
+                return Err(Fault {
+                    reason: Reason::Timeout,
+                    detail: format!("no bestmove within {} ms", wait.as_millis()),
+                    kill: true,
+                });
+            };
+            // The flag fell. Ask for the move anyway, so that an engine that is only
+            // late stays in step; one that does not answer within the timeout hangs.
+            let answered = process.send("stop").is_ok()
+                && process
+                    .wait_for("bestmove", Instant::now() + settings.timeout, is_bestmove)
+                    .is_ok();
+            return Err(Fault {
+                reason: Reason::Time,
+                detail: format!(
+                    "no bestmove within {} ms (allowed {} ms + {} ms grace){}",
+                    wait.as_millis(),
+                    allowed.as_millis(),
+                    settings.grace.as_millis(),
+                    if answered {
+                        ""
+                    } else {
+                        "; no answer to stop either"
+                    }
+                ),
+                kill: !answered,
+            });
+        }
+        Err(error) => return Err(crash(error)),
+    };
+    let used = at.saturating_duration_since(sent);
+    if let Some(allowed) = allowed
+        && used > allowed + settings.grace
+    {
+        return Err(Fault {
+            reason: Reason::Time,
+            detail: format!(
+                "took {} ms, allowed {} ms + {} ms grace",
+                used.as_millis(),
+                allowed.as_millis(),
+                settings.grace.as_millis()
+            ),
+            kill: false,
+        });
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["bestmove", mv] => Ok((mv.to_string(), used)),
+        ["bestmove"] => Err(Fault {
+            reason: Reason::Malformed,
+            detail: "'bestmove' without a move".to_string(),
+            kill: false,
+        }),
+        _ => Err(Fault {
+            reason: Reason::Malformed,
+            detail: format!("extra tokens after the move: '{line}'"),
+            kill: false,
+        }),
+    }
+}
+
+/// Plays `text` if it is legal: its canonical form, or the loss reason and detail.
+fn judge_move<G: Game>(record: &mut Record<G>, text: &str) -> Result<String, (Reason, String)> {
+    if text == "0000" {
+        return Err((
+            Reason::Illegal,
+            "null move 0000 while the game goes on".to_string(),
+        ));
+    }
+    let before = record.state().clone();
+    match record.play_text(text) {
+        Ok(mv) => Ok(before.format_move(mv)),
+        Err(error @ MoveError::Syntax(_)) => Err((Reason::Garbage, error.to_string())),
+        Err(error) => Err((Reason::Illegal, error.to_string())),
+    }
+}
+
+#[cfg(test)]
+// Neutreeko's config is `()`; the tests keep the shape every game needs.
+#[allow(clippy::let_unit_value)]
+mod tests {
+    use super::*;
+    use crate::arena::TimeControl;
+    use crate::game::default_config;
+    use crate::games::neutreeko::Neutreeko;
+
+    #[test]
+    fn go_lines_carry_both_clocks_and_the_limits() {
+        let clocks = [
+            Some(Clock {
+                left: Duration::from_millis(900),
+                inc: Duration::from_millis(10),
+            }),
+            Some(Clock {
+                left: Duration::from_millis(1000),
+                inc: Duration::from_millis(10),
+            }),
+        ];
+        let limits = Limits {
+            tc: Some(TimeControl {
+                base_ms: 1000,
+                inc_ms: 10,
+            }),
+            depth: Some(4),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_line(&limits, &clocks),
+            "go p1time 900 p2time 1000 p1inc 10 p2inc 10 depth 4"
+        );
+        let fixed = Limits {
+            movetime: Some(50),
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(go_line(&fixed, &[None, None]), "go movetime 50 nodes 1000");
+    }
+
+    #[test]
+    fn moves_are_judged_by_our_rules() {
+        let config = default_config::<Neutreeko>();
+        let mut record = Record::new(Neutreeko::start(&config));
+        assert_eq!(judge_move(&mut record, "b1b4"), Ok("b1b4".to_string()));
+        assert_eq!(
+            judge_move(&mut record, "a1a1").unwrap_err().0,
+            Reason::Illegal
+        );
+        assert_eq!(
+            judge_move(&mut record, "hello").unwrap_err().0,
+            Reason::Garbage
+        );
+        assert_eq!(
+            judge_move(&mut record, "0000").unwrap_err().0,
+            Reason::Illegal
+        );
+        assert_eq!(record.moves().len(), 1);
+    }
+}

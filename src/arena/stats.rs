@@ -1,0 +1,369 @@
+//! Scores: win/loss/draw tallies, the Elo difference with its 95 % interval, and the
+//! scoring of a pair of games with roles swapped (Frozen Forest, SPEC §2).
+
+use crate::game::{Outcome, Player};
+
+/// Wins, losses and draws from one side's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+/// One result from one side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Win,
+    Loss,
+    Draw,
+}
+
+impl Score {
+    pub fn flip(self) -> Score {
+        match self {
+            Score::Win => Score::Loss,
+            Score::Loss => Score::Win,
+            Score::Draw => Score::Draw,
+        }
+    }
+
+    /// The score of `player` in a game that ended with `outcome`.
+    pub fn of(player: Player, outcome: Outcome) -> Score {
+        match outcome {
+            Outcome::Draw => Score::Draw,
+            Outcome::Win(winner) if winner == player => Score::Win,
+            Outcome::Win(_) => Score::Loss,
+        }
+    }
+}
+
+impl Tally {
+    pub fn add(&mut self, score: Score) {
+        match score {
+            Score::Win => self.wins += 1,
+            Score::Loss => self.losses += 1,
+            Score::Draw => self.draws += 1,
+        }
+    }
+
+    pub fn total(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// The same results from the other side.
+    pub fn flipped(&self) -> Tally {
+        Tally {
+            wins: self.losses,
+            losses: self.wins,
+            draws: self.draws,
+        }
+    }
+
+    /// Points per game, 0..1 (`None` before the first game).
+    pub fn score(&self) -> Option<f64> {
+        let n = self.total();
+        (n > 0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n))
+    }
+
+    /// The Elo difference and its 95 % interval `(elo, low, high)`, from the mean and the
+    /// standard error of the per-game score (normal approximation). Infinite at a score
+    /// of 0 % or 100 %.
+    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+        let s = self.score()?;
+        let n = f64::from(self.total());
+        let variance = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        let margin = 1.959_964 * (variance / n).sqrt();
+        Some((
+            elo_of_score(s),
+            elo_of_score(s - margin),
+            elo_of_score(s + margin),
+        ))
+    }
+
+    /// `+W -L =D` as cutechess prints it.
+    pub fn short(&self) -> String {
+        format!("+{} -{} ={}", self.wins, self.losses, self.draws)
+    }
+}
+
+/// The Elo difference that gives an expected score `s` (logistic model).
+pub fn elo_of_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// The expected score of an Elo difference (logistic model).
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// `+12.3`, `-inf`.
+pub fn format_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if elo.abs() < 0.05 {
+        // No "-0.0".
+        "+0.0".to_string()
+    } else {
+        format!("{elo:+.1}")
+    }
+}
+
+/// One game of a pair, as the pair scoring needs it, seen from engine A (the pair is
+/// between engines A and B; each plays p1 once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairGame {
+    /// Whether A played p1 (Yuki, the seeker, in Frozen Forest).
+    pub a_is_p1: bool,
+    pub outcome: Outcome,
+    /// What the tie-break counts in this game (trees eaten by p1 in Frozen Forest).
+    pub count: u32,
+    /// Whether the game ended by a forfeit (illegal move, time, crash, …), not by the rules.
+    pub forfeit: bool,
+}
+
+/// The result of a pair for A, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairResult {
+    pub score: Score,
+    pub reason: PairReason,
+}
+
+/// How a pair was decided.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PairReason {
+    /// By points (A's points of 2), including a 1–1 with a drawn game.
+    Points(f64),
+    /// 1–1, and one game was lost by forfeit.
+    Forfeit,
+    /// 1–1, both won as p1: what each counted in the game it won.
+    BothWonAsP1 { a: u32, b: u32 },
+    /// 1–1, both won as p2: what each counted as p1 (in the game it lost).
+    BothWonAsP2 { a: u32, b: u32 },
+}
+
+impl PairReason {
+    /// In words, with the engines' names.
+    pub fn describe(&self, a: &str, b: &str) -> String {
+        match *self {
+            PairReason::Points(points) => format!("{a} {points} of 2"),
+            PairReason::Forfeit => "1-1, one game lost by forfeit".to_string(),
+            PairReason::BothWonAsP1 { a: x, b: y } => format!(
+                "1-1, both won as p1; trees eaten when winning: {a} {x}, {b} {y} (fewer wins)"
+            ),
+            PairReason::BothWonAsP2 { a: x, b: y } => {
+                format!("1-1, both won as p2; trees eaten as p1: {a} {x}, {b} {y} (more wins)")
+            }
+        }
+    }
+}
+
+/// Scores two games with roles swapped as one match (SPEC §2, Frozen Forest): 2–0 wins;
+/// at 1–1 the tie-break count decides: if both won as p1 (Yuki), the one who counted
+/// fewer in the game they won wins; if both won as p2 (Mina), the one who counted more
+/// as p1 (in the game they lost) wins; equal counts draw. Our addition where the SPEC
+/// is silent: at 1–1 with exactly one game lost by forfeit, the side that forfeited
+/// loses the pair (a forfeit must not buy a tie-break). Draws count half as usual.
+pub fn score_pair(games: [PairGame; 2]) -> PairResult {
+    let points: f64 = games
+        .iter()
+        .map(|g| match Score::of(a_player(g), g.outcome) {
+            Score::Win => 1.0,
+            Score::Draw => 0.5,
+            Score::Loss => 0.0,
+        })
+        .sum();
+    if points > 1.0 {
+        return PairResult {
+            score: Score::Win,
+            reason: PairReason::Points(points),
+        };
+    }
+    if points < 1.0 {
+        return PairResult {
+            score: Score::Loss,
+            reason: PairReason::Points(points),
+        };
+    }
+    // Level. Only a 1–1 with both games decided goes to the tie-break.
+    let decided = games.iter().all(|g| g.outcome != Outcome::Draw);
+    if !decided {
+        return PairResult {
+            score: Score::Draw,
+            reason: PairReason::Points(points),
+        };
+    }
+    match (games[0].forfeit, games[1].forfeit) {
+        (true, false) | (false, true) => {
+            let forfeited = if games[0].forfeit { games[0] } else { games[1] };
+            // The loser of the forfeited game loses the pair.
+            let score = Score::of(a_player(&forfeited), forfeited.outcome);
+            return PairResult {
+                score,
+                reason: PairReason::Forfeit,
+            };
+        }
+        _ => {}
+    }
+    // Each side won once; roles swap, so both wins came with the same role.
+    let (a_won, b_won) = if Score::of(a_player(&games[0]), games[0].outcome) == Score::Win {
+        (games[0], games[1])
+    } else {
+        (games[1], games[0])
+    };
+    if a_won.a_is_p1 {
+        // Both won as p1: fewer counted wins.
+        let (a, b) = (a_won.count, b_won.count);
+        let reason = PairReason::BothWonAsP1 { a, b };
+        let score = match a.cmp(&b) {
+            std::cmp::Ordering::Less => Score::Win,
+            std::cmp::Ordering::Greater => Score::Loss,
+            std::cmp::Ordering::Equal => Score::Draw,
+        };
+        PairResult { score, reason }
+    } else {
+        // Both won as p2: A was p1 in the game A lost (b_won), B was p1 in a_won.
+        let (a, b) = (b_won.count, a_won.count);
+        let reason = PairReason::BothWonAsP2 { a, b };
+        let score = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Score::Win,
+            std::cmp::Ordering::Less => Score::Loss,
+            std::cmp::Ordering::Equal => Score::Draw,
+        };
+        PairResult { score, reason }
+    }
+}
+
+fn a_player(game: &PairGame) -> Player {
+    if game.a_is_p1 { Player::P1 } else { Player::P2 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(a_is_p1: bool, winner: Player, trees: u32) -> PairGame {
+        PairGame {
+            a_is_p1,
+            outcome: Outcome::Win(winner),
+            count: trees,
+            forfeit: false,
+        }
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        let even = Tally {
+            wins: 10,
+            losses: 10,
+            draws: 0,
+        };
+        let (elo, low, high) = even.elo().unwrap();
+        assert!(elo.abs() < 1e-9);
+        // s = 0.5, sd per game 0.5, n = 20: margin 1.96 * 0.5 / sqrt(20) = 0.2191.
+        assert!((high - elo_of_score(0.5 + 0.219_13)).abs() < 0.1, "{high}");
+        assert!((low + high).abs() < 1e-6);
+        let better = Tally {
+            wins: 3,
+            losses: 1,
+            draws: 0,
+        };
+        // 75 % is +190.8 Elo.
+        assert!((better.elo().unwrap().0 - 190.85).abs() < 0.05);
+        let all = Tally {
+            wins: 4,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(all.elo().unwrap().0, f64::INFINITY);
+        assert_eq!(format_elo(f64::INFINITY), "+inf");
+        assert_eq!(format_elo(-0.0), "+0.0");
+        assert_eq!(format_elo(-12.34), "-12.3");
+        assert_eq!(Tally::default().elo(), None);
+        assert!((score_of_elo(elo_of_score(0.3)) - 0.3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pairs_two_nil_and_nil_two() {
+        // A wins as Yuki (p1) and as Mina (p2).
+        let r = score_pair([game(true, Player::P1, 30), game(false, Player::P2, 5)]);
+        assert_eq!(r.score, Score::Win);
+        let r = score_pair([game(true, Player::P2, 30), game(false, Player::P1, 5)]);
+        assert_eq!(r.score, Score::Loss);
+    }
+
+    #[test]
+    fn pairs_both_won_as_yuki_fewer_trees_wins() {
+        // Game 1: A is Yuki and wins having eaten 20; game 2: B is Yuki and wins with 25.
+        let r = score_pair([game(true, Player::P1, 20), game(false, Player::P1, 25)]);
+        assert_eq!(r.score, Score::Win, "{:?}", r.reason);
+        assert_eq!(r.reason, PairReason::BothWonAsP1 { a: 20, b: 25 });
+        assert_eq!(
+            r.reason.describe("A", "B"),
+            "1-1, both won as p1; trees eaten when winning: A 20, B 25 (fewer wins)"
+        );
+        let r = score_pair([game(true, Player::P1, 25), game(false, Player::P1, 20)]);
+        assert_eq!(r.score, Score::Loss);
+        let r = score_pair([game(true, Player::P1, 22), game(false, Player::P1, 22)]);
+        assert_eq!(r.score, Score::Draw);
+        // Order of the games does not matter.
+        let r = score_pair([game(false, Player::P1, 25), game(true, Player::P1, 20)]);
+        assert_eq!(r.score, Score::Win);
+    }
+
+    #[test]
+    fn pairs_both_won_as_mina_more_trees_as_yuki_wins() {
+        // Game 1: A is Yuki, eats 40 and loses; game 2: B is Yuki, eats 30 and loses.
+        let r = score_pair([game(true, Player::P2, 40), game(false, Player::P2, 30)]);
+        assert_eq!(r.score, Score::Win, "{:?}", r.reason);
+        assert_eq!(r.reason, PairReason::BothWonAsP2 { a: 40, b: 30 });
+        let r = score_pair([game(true, Player::P2, 30), game(false, Player::P2, 40)]);
+        assert_eq!(r.score, Score::Loss);
+        let r = score_pair([game(true, Player::P2, 33), game(false, Player::P2, 33)]);
+        assert_eq!(r.score, Score::Draw);
+    }
+
+    #[test]
+    fn pairs_a_forfeit_loses_the_tie_break() {
+        // A would win the tree count (40 > 2), but lost its Yuki game by crashing.
+        let mut crash = game(true, Player::P2, 40);
+        crash.forfeit = true;
+        let r = score_pair([crash, game(false, Player::P2, 2)]);
+        assert_eq!(r.score, Score::Loss, "{:?}", r.reason);
+        // B forfeits instead.
+        let mut crash = game(false, Player::P2, 2);
+        crash.forfeit = true;
+        let r = score_pair([game(true, Player::P2, 1), crash]);
+        assert_eq!(r.score, Score::Win);
+        // Both forfeits: trees decide as usual.
+        let mut one = game(true, Player::P2, 40);
+        one.forfeit = true;
+        let mut two = game(false, Player::P2, 30);
+        two.forfeit = true;
+        assert_eq!(score_pair([one, two]).score, Score::Win);
+    }
+
+    #[test]
+    fn pairs_with_draws() {
+        let draw = PairGame {
+            a_is_p1: true,
+            outcome: Outcome::Draw,
+            count: 0,
+            forfeit: false,
+        };
+        let r = score_pair([draw, game(false, Player::P2, 3)]);
+        assert_eq!(r.score, Score::Win);
+        let mut other = draw;
+        other.a_is_p1 = false;
+        assert_eq!(score_pair([draw, other]).score, Score::Draw);
+    }
+}

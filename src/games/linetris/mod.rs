@@ -1,0 +1,600 @@
+//! Linetris (`linetris`): Connect Four with a Tetris row clear.
+//!
+//! Rules (SPEC §2):
+//! - A board of `Rows` × `Cols` cells (4–10 each, default 6 × 7), empty at the start.
+//!   Pieces `x` (p1, moves first) and `o` (p2).
+//! - A move is a column number `1` … `Cols`, legal when that column is not full: the
+//!   piece drops to the lowest empty cell of the column.
+//! - Then, in order: if the mover has 4 or more in a line (horizontal, vertical or
+//!   diagonal), the mover wins; otherwise, if `RowClear` is on and the bottom row is
+//!   full, the bottom row is removed and every piece moves down one row.
+//! - Draws: with `RowClear` off (plain Connect Four), a full board; with it on,
+//!   threefold repetition (handled by `Record`). In both, `MaxPlies` plies played
+//!   without a win (0 means 4·Rows·Cols, which a Connect Four game never reaches).
+//!
+//! Representation: one bitboard per player in the column-major layout of [`bits`]
+//! (a sentinel bit above each column), in a `u128`. With `RowClear` off the game has
+//! an exact solver ([`solver`]), a Connect Four solver in the style of Pascal Pons'.
+
+pub mod bits;
+pub mod eval;
+pub mod solver;
+
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+
+use crate::game::{
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value, fen_tail,
+    format_fen_board, parse_fen_board, plain_diagram,
+};
+use bits::Geometry;
+
+/// Smallest and largest number of rows and of columns.
+pub const MIN_SIZE: u32 = 4;
+pub const MAX_SIZE: u32 = 10;
+
+/// Connect Four positions with at most this many empty cells are probed (solved).
+pub const PROBE_EMPTIES: u32 = 12;
+
+/// A move: the column (0-based; the notation is 1-based).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Move(pub u8);
+
+/// The options of a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Config {
+    pub rows: u32,
+    pub cols: u32,
+    pub row_clear: bool,
+    /// The `MaxPlies` option: 0 means 4·Rows·Cols of the board actually played.
+    pub max_plies: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            rows: 6,
+            cols: 7,
+            row_clear: true,
+            max_plies: 0,
+        }
+    }
+}
+
+/// The rules in force for one board: its geometry, the row clear and the ply limit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Rules {
+    pub geo: Geometry<u128>,
+    pub row_clear: bool,
+    /// Plies after which the game is drawn (if nobody won).
+    pub limit: u32,
+}
+
+impl Rules {
+    fn new(config: &Config, rows: u32, cols: u32) -> Self {
+        let limit = if config.max_plies == 0 {
+            4 * rows * cols
+        } else {
+            config.max_plies
+        };
+        Rules {
+            geo: Geometry::new(rows, cols),
+            row_clear: config.row_clear,
+            limit,
+        }
+    }
+}
+
+/// A Linetris position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Linetris {
+    /// Pieces of each player: `[x, o]`.
+    pieces: [u128; 2],
+    side: Player,
+    plies: u32,
+    rules: Rules,
+}
+
+fn mix(mut x: u64) -> u64 {
+    // splitmix64's finaliser: a bijection with good avalanche.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Rows",
+        kind: OptionKind::Spin {
+            min: MIN_SIZE as i64,
+            max: MAX_SIZE as i64,
+            default: 6,
+        },
+    },
+    OptionSpec {
+        name: "Cols",
+        kind: OptionKind::Spin {
+            min: MIN_SIZE as i64,
+            max: MAX_SIZE as i64,
+            default: 7,
+        },
+    },
+    OptionSpec {
+        name: "RowClear",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionSpec {
+        name: "MaxPlies",
+        kind: OptionKind::Spin {
+            min: 0,
+            max: 1000,
+            default: 0,
+        },
+    },
+];
+
+impl Linetris {
+    /// The empty board of `config`.
+    pub fn empty(config: &Config) -> Self {
+        Linetris {
+            pieces: [0, 0],
+            side: Player::P1,
+            plies: 0,
+            rules: Rules::new(config, config.rows, config.cols),
+        }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn geometry(&self) -> &Geometry<u128> {
+        &self.rules.geo
+    }
+
+    pub fn rows(&self) -> u32 {
+        self.rules.geo.rows
+    }
+
+    pub fn cols(&self) -> u32 {
+        self.rules.geo.cols
+    }
+
+    /// The pieces of `player` as a bitboard (layout of [`bits`]).
+    pub fn pieces(&self, player: Player) -> u128 {
+        self.pieces[player.index()]
+    }
+
+    /// Every occupied cell.
+    pub fn occupied(&self) -> u128 {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// The owner of the cell in column `col`, row `row` (both 0-based, row 0 at the bottom).
+    pub fn cell(&self, col: u32, row: u32) -> Option<Player> {
+        if col >= self.cols() || row >= self.rows() {
+            return None;
+        }
+        let bit = self.rules.geo.cell(col, row);
+        if self.pieces[0] & bit != 0 {
+            Some(Player::P1)
+        } else if self.pieces[1] & bit != 0 {
+            Some(Player::P2)
+        } else {
+            None
+        }
+    }
+
+    /// The player who has four in a line, if any (the last mover is checked first).
+    fn winner(&self) -> Option<Player> {
+        let mover = self.side.other();
+        if self.rules.geo.has_four(self.pieces[mover.index()]) {
+            Some(mover)
+        } else if self.rules.geo.has_four(self.pieces[self.side.index()]) {
+            // Only reachable through a FEN; `from_fen` rejects it.
+            Some(self.side)
+        } else {
+            None
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.occupied() & self.rules.geo.top == self.rules.geo.top
+    }
+
+    fn rows_of_cells(&self) -> Vec<Vec<Option<char>>> {
+        (0..self.rows())
+            .rev()
+            .map(|row| {
+                (0..self.cols())
+                    .map(|col| match self.cell(col, row) {
+                        Some(Player::P1) => Some('x'),
+                        Some(Player::P2) => Some('o'),
+                        None => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The exact value of a Connect Four position (RowClear off) with the solver of
+    /// this thread, or `None` when the rules in force are not plain Connect Four up to
+    /// a full board, or when `stop` was raised. With `value_only`, no best move (and
+    /// no node count) is reported.
+    pub fn solve_connect_four(
+        &self,
+        stop: &std::sync::atomic::AtomicBool,
+        value_only: bool,
+    ) -> Option<Solution<Move>> {
+        if self.rules.row_clear {
+            return None;
+        }
+        let geo = &self.rules.geo;
+        let empties = (geo.board & !self.occupied()).count_ones();
+        if let Some(outcome) = self.outcome() {
+            let value = match outcome {
+                Outcome::Draw => Value::Draw(0),
+                Outcome::Win(p) if p == self.side => Value::Win(0),
+                Outcome::Win(_) => Value::Loss(0),
+            };
+            return Some(Solution {
+                value,
+                best: None,
+                nodes: 0,
+            });
+        }
+        // The ply limit must not be able to end the game before the board is full.
+        if self.plies + empties > self.rules.limit {
+            return None;
+        }
+        let own = self.pieces[self.side.index()];
+        let mask = self.occupied();
+        let (rows, cols) = (self.rows(), self.cols());
+        // Runs `$body` with the process's solver for the board (u64 when it fits). A
+        // probe (`value_only`) does not wait for a solver another thread is using.
+        macro_rules! with_solver {
+            ($rows:expr, $cols:expr, |$solver:ident, $own:ident, $mask:ident| $body:expr) => {
+                if solver::fits_u64($rows, $cols) {
+                    let mut slot = lock_solver(&SMALL, value_only)?;
+                    let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
+                    $solver.resize($rows, $cols);
+                    let ($own, $mask) = (own as u64, mask as u64);
+                    $body
+                } else {
+                    let mut slot = lock_solver(&LARGE, value_only)?;
+                    let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
+                    $solver.resize($rows, $cols);
+                    let ($own, $mask) = (own, mask);
+                    $body
+                }
+            };
+        }
+        let solution = if value_only {
+            with_solver!(rows, cols, |solver, own, mask| solver
+                .solve_value(own, mask, stop)
+                .map(|value| (value, None, 0)))
+        } else {
+            with_solver!(rows, cols, |solver, own, mask| solver
+                .solve_with_move(own, mask, stop))
+        };
+        solution.map(|(value, best, nodes)| Solution {
+            value,
+            best: best.map(|col| Move(col as u8)),
+            nodes,
+        })
+    }
+}
+
+/// The Connect Four solvers of the process: their tables are large (42 MB for boards
+/// that fit 64 bits), so they are made once, on first use, and kept; the engine starts
+/// a thread per search, so they cannot live in thread-locals.
+static SMALL: Mutex<Option<solver::Solver<u64>>> = Mutex::new(None);
+static LARGE: Mutex<Option<solver::Solver<u128>>> = Mutex::new(None);
+
+/// Locks a solver; `None` when `try_only` and another thread holds it.
+fn lock_solver<T>(solver: &Mutex<T>, try_only: bool) -> Option<MutexGuard<'_, T>> {
+    if try_only {
+        match solver.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    } else {
+        Some(solver.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// Clears the transposition tables of the Connect Four solvers (benchmarks measure
+/// each solve from a cleared table).
+pub fn clear_solver_tables() {
+    if let Some(mut guard) = lock_solver(&SMALL, false)
+        && let Some(solver) = guard.as_mut()
+    {
+        solver.clear();
+    }
+    if let Some(mut guard) = lock_solver(&LARGE, false)
+        && let Some(solver) = guard.as_mut()
+    {
+        solver.clear();
+    }
+}
+
+impl Game for Linetris {
+    type Move = Move;
+    type Config = Config;
+
+    const NAME: &'static str = "linetris";
+
+    fn option_specs() -> &'static [OptionSpec] {
+        OPTIONS
+    }
+
+    fn config(values: &[i64]) -> Result<Config, String> {
+        let get = |index: usize| -> Result<i64, String> {
+            values
+                .get(index)
+                .copied()
+                .ok_or_else(|| format!("missing value for option {}", OPTIONS[index].name))
+        };
+        Ok(Config {
+            rows: get(0)? as u32,
+            cols: get(1)? as u32,
+            row_clear: get(2)? != 0,
+            max_plies: get(3)? as u32,
+        })
+    }
+
+    fn start(config: &Config) -> Self {
+        Linetris::empty(config)
+    }
+
+    fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let Some((board, tail)) = fields.split_first() else {
+            return Err(FenError("empty position string".to_string()));
+        };
+        let (side, plies) = fen_tail(tail)?;
+        let side = match side {
+            "x" => Player::P1,
+            "o" => Player::P2,
+            other => return Err(FenError(format!("side to move '{other}' is not x or o"))),
+        };
+        let cells = parse_fen_board(board, "xo")?;
+        let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
+        for (what, n) in [("rows", rows), ("columns", cols)] {
+            if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+                return Err(FenError(format!(
+                    "the board has {n} {what}; Linetris allows {MIN_SIZE} to {MAX_SIZE}"
+                )));
+            }
+        }
+        let mut state = Linetris {
+            pieces: [0, 0],
+            side,
+            plies,
+            rules: Rules::new(config, rows, cols),
+        };
+        let geo = state.rules.geo;
+        for (index, line) in cells.iter().enumerate() {
+            let row = rows - 1 - index as u32;
+            for (col, cell) in line.iter().enumerate() {
+                let bit = geo.cell(col as u32, row);
+                match cell {
+                    Some('x') => state.pieces[0] |= bit,
+                    Some('o') => state.pieces[1] |= bit,
+                    _ => {}
+                }
+            }
+        }
+        let mask = state.occupied();
+        for col in 0..cols {
+            let column = mask & geo.column(col);
+            // Pieces rest on each other: a column's pieces fill it from the bottom.
+            if column & column.wrapping_add(geo.bottom_of(col)) != 0 {
+                return Err(FenError(format!(
+                    "column {} has a piece above an empty cell",
+                    col + 1
+                )));
+            }
+        }
+        if geo.has_four(state.pieces[side.index()]) {
+            return Err(FenError(
+                "the side to move already has four in a line".to_string(),
+            ));
+        }
+        if state.rules.row_clear
+            && mask & geo.bottom == geo.bottom
+            && !geo.has_four(state.pieces[side.other().index()])
+        {
+            return Err(FenError(
+                "the bottom row is full: with RowClear on it would have been cleared".to_string(),
+            ));
+        }
+        Ok(state)
+    }
+
+    fn fen(&self) -> String {
+        let side = match self.side {
+            Player::P1 => 'x',
+            Player::P2 => 'o',
+        };
+        format!(
+            "{} {side} {}",
+            format_fen_board(&self.rows_of_cells()),
+            self.plies
+        )
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let open = !self.occupied() & self.rules.geo.top;
+        for col in 0..self.cols() {
+            if open & self.rules.geo.column(col) != 0 {
+                moves.push(Move(col as u8));
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let geo = &self.rules.geo;
+        let mask = self.occupied();
+        let cell = geo.drop_cell(mask, u32::from(mv.0));
+        let own = &mut self.pieces[self.side.index()];
+        *own |= cell;
+        let won = geo.has_four(*own);
+        if !won && self.rules.row_clear && (mask | cell) & geo.bottom == geo.bottom {
+            // Remove the bottom row: every column moves down one row. A bottom
+            // piece lands in the sentinel of the column to its left, masked away.
+            for pieces in &mut self.pieces {
+                *pieces = (*pieces >> 1) & geo.board;
+            }
+        }
+        self.side = self.side.other();
+        self.plies += 1;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(winner) = self.winner() {
+            return Some(Outcome::Win(winner));
+        }
+        if self.is_full() || self.plies >= self.rules.limit {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        let side = match self.side {
+            Player::P1 => 0x5555_0000_0000_0001u64,
+            Player::P2 => 0x2aaa_0000_0000_0002u64,
+        };
+        // The board size is mixed in too, so that equal bitboards of different sizes
+        // (the empty boards, say) never share a hash.
+        let size = u64::from(self.rows() << 8 | self.cols()) << 32;
+        let mut h = side ^ size;
+        for word in [
+            self.pieces[0] as u64,
+            (self.pieces[0] >> 64) as u64,
+            self.pieces[1] as u64,
+            (self.pieces[1] >> 64) as u64,
+        ] {
+            h = mix(h ^ word).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        }
+        h
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let syntax = || MoveError::Syntax(text.to_string());
+        if text.is_empty() || text.len() > 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(syntax());
+        }
+        if text.starts_with('0') {
+            return Err(syntax());
+        }
+        let col: u32 = text.parse().map_err(|_| syntax())?;
+        if col == 0 || col > self.cols() {
+            return Err(syntax());
+        }
+        Ok(Move((col - 1) as u8))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        (u32::from(mv.0) + 1).to_string()
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn repetition_rule(&self) -> bool {
+        self.rules.row_clear
+    }
+
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::order_hint(self, mv)
+    }
+
+    fn diagram(&self) -> String {
+        let rows: Vec<Vec<char>> = self
+            .rows_of_cells()
+            .into_iter()
+            .map(|line| line.into_iter().map(|c| c.unwrap_or('.')).collect())
+            .collect();
+        plain_diagram(&rows)
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.outcome().is_some() {
+            return 0;
+        }
+        u64::from((!self.occupied() & self.rules.geo.top).count_ones())
+    }
+
+    fn solve(&self, stop: &std::sync::atomic::AtomicBool) -> Option<Solution<Move>> {
+        self.solve_connect_four(stop, false)
+    }
+
+    /// Connect Four positions with few empty cells are solved outright (a few
+    /// microseconds each), so the search plays endgames perfectly.
+    fn probe(&self) -> Option<Value> {
+        if self.rules.row_clear
+            || (self.rules.geo.board & !self.occupied()).count_ones() > PROBE_EMPTIES
+        {
+            return None;
+        }
+        static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        self.solve_connect_four(&NEVER, true)
+            .map(|solution| solution.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::default_config;
+
+    fn start() -> Linetris {
+        Linetris::start(&default_config::<Linetris>())
+    }
+
+    fn play(state: &mut Linetris, moves: &str) {
+        for c in moves.chars() {
+            let mv = state.legal_move(&c.to_string()).unwrap();
+            state.play(mv);
+        }
+    }
+
+    #[test]
+    fn start_position_and_notation() {
+        let s = start();
+        assert_eq!(s.fen(), "7/7/7/7/7/7 x 0");
+        assert_eq!(s.count_moves(), 7);
+        assert_eq!(s.format_move(Move(3)), "4");
+        assert_eq!(s.parse_move("7"), Ok(Move(6)));
+        for bad in ["0", "8", "07", "", "a", "-1", "+1", "1 ", "100"] {
+            assert!(
+                matches!(s.parse_move(bad), Err(MoveError::Syntax(_))),
+                "{bad:?}"
+            );
+        }
+        assert!(s.repetition_rule());
+    }
+
+    #[test]
+    fn vertical_four_wins() {
+        let mut s = start();
+        play(&mut s, "1212121");
+        assert_eq!(s.outcome(), Some(Outcome::Win(Player::P1)));
+        assert_eq!(s.count_moves(), 0);
+        assert_eq!(s.fen(), "7/7/x6/xo5/xo5/xo5 o 7");
+    }
+}

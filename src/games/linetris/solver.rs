@@ -1,0 +1,566 @@
+//! An exact Connect Four solver (Linetris with `RowClear` off), after Pascal Pons'
+//! well-known solver, for any board up to 10×10 and tuned for 6×7.
+//!
+//! - Scores: with `e` empty cells, a side to move that wins by its move played when
+//!   `e_w` cells are empty scores `(e_w + 1) / 2` (earlier wins score higher), a loss
+//!   scores the opponent's score negated, a draw (full board) 0. On 6×7 this is the
+//!   usual "22 minus the winner's stones". [`score_to_value`] turns a score into plies.
+//! - Negamax with alpha-beta, driven by null-window searches that bisect the score
+//!   range (biased towards 0) until it is exact.
+//! - Pruning: the side to move never gets a node where it wins at once (the parent
+//!   checks); a node only plays *non-losing* moves: if the opponent has a playable
+//!   winning cell it must block it (two: lost), and it never plays right under an
+//!   opponent's winning cell. No such move: lost. Two or fewer empty cells left: drawn.
+//! - Bounds: the score lies within what the empty cells allow, and a transposition
+//!   table stores upper and lower bounds.
+//! - Transposition table: 8,388,593 entries (a prime near 2^23); the key of a position
+//!   is `own + mask` (unique for the column-major layout); an entry keeps only the key's
+//!   low 32 bits and the bound in one byte: the index (key mod the prime) and the
+//!   stored bits determine the key exactly for keys below 2^55, so the table never
+//!   confuses positions on boards of up to 55 bits (6×7 takes 49). Larger boards use
+//!   `u128` boards, 2,097,143 entries and 64 stored bits: exact up to 85 bits (8×9,
+//!   9×8); beyond that (10×10 is 110 bits) a confusion needs two positions that agree
+//!   on 85 bits of their keys, and the solver could not finish such boards anyway.
+//! - A second, small table (65,521 entries, whole keys) takes the positions with few
+//!   empty cells: their subtrees are cheap, and a table that fits the cache saves the
+//!   memory misses that dominate short solves.
+//! - Symmetry: deep enough in the tree (many empty cells) the key is that of the
+//!   position or its mirror image, whichever is smaller, and a symmetric position
+//!   only tries the moves of its left half.
+//! - Move ordering: by the number of winning cells the move creates for the mover,
+//!   ties centre first.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::bits::{Bits, Geometry};
+use crate::game::Value;
+
+/// Whether a board fits the `u64` solver (key bits low enough for 32-bit entries).
+pub fn fits_u64(rows: u32, cols: u32) -> bool {
+    cols * (rows + 1) <= 55
+}
+
+/// Entries of the transposition table: a prime near 2^23 (42 MB of 5-byte entries).
+pub const TABLE_SIZE: u64 = 8_388_593;
+/// The same for boards that need 128 bits (9-byte entries; 19 MB): a prime near 2^21.
+pub const LARGE_TABLE_SIZE: u64 = 2_097_143;
+
+/// The value of a score for a side to move with `empties` empty cells, in plies.
+pub fn score_to_value(score: i32, empties: u32) -> Value {
+    let e = empties as i32;
+    // The move that ends the game is played with `e_w` cells empty, where
+    // (e_w + 1) / 2 == |score| and e_w has the parity of the player who makes it.
+    let last_move = |magnitude: i32, parity: i32| {
+        let low = 2 * magnitude - 1;
+        if low.rem_euclid(2) == parity.rem_euclid(2) {
+            low
+        } else {
+            low + 1
+        }
+    };
+    match score.signum() {
+        1 => Value::Win((e - last_move(score, e) + 1) as u32),
+        -1 => Value::Loss((e - last_move(-score, e + 1) + 1) as u32),
+        _ => Value::Draw(empties),
+    }
+}
+
+/// The score of a value for a side to move with `empties` empty cells.
+pub fn value_to_score(value: Value, empties: u32) -> i32 {
+    let e = empties as i32;
+    match value {
+        Value::Win(plies) => (e - plies as i32 + 2) / 2,
+        Value::Loss(plies) => -((e - plies as i32 + 2) / 2),
+        Value::Draw(_) => 0,
+    }
+}
+
+#[repr(C, packed)]
+#[derive(Clone, Copy, Default)]
+struct Entry<K: Copy + Default> {
+    key: K,
+    /// 0: empty; otherwise a bound, encoded by the solver.
+    value: u8,
+}
+
+/// A transposition table that remembers which entries it wrote, so that clearing
+/// it after a small search costs little.
+struct Table<K: Copy + Default> {
+    entries: Vec<Entry<K>>,
+    /// A prime: the number of entries.
+    size: u64,
+    touched: Vec<u32>,
+    /// Too many writes to track: the next clear wipes everything.
+    overflow: bool,
+}
+
+impl<K: Copy + Default + Eq> Table<K> {
+    fn new(size: u64) -> Self {
+        Table {
+            entries: vec![Entry::default(); size as usize],
+            size,
+            touched: Vec::new(),
+            overflow: false,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, index: usize, key: K) -> u8 {
+        let entry = self.entries[index];
+        let stored = entry.key;
+        if stored == key { entry.value } else { 0 }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, index: usize, key: K, value: u8) {
+        let old = self.entries[index].value;
+        if old == 0 && !self.overflow {
+            if self.touched.len() < (self.size / 16) as usize {
+                self.touched.push(index as u32);
+            } else {
+                self.overflow = true;
+            }
+        }
+        self.entries[index] = Entry { key, value };
+    }
+
+    fn clear(&mut self) {
+        if self.overflow {
+            self.entries.fill(Entry::default());
+        } else {
+            for &index in &self.touched {
+                self.entries[index as usize] = Entry::default();
+            }
+        }
+        self.touched.clear();
+        self.overflow = false;
+    }
+}
+
+/// A position for the solver: the side to move's pieces, all pieces, empty cells.
+#[derive(Clone, Copy, Debug)]
+pub struct Pos<B> {
+    pub own: B,
+    pub mask: B,
+    pub empties: u32,
+}
+
+impl<B: Bits> Pos<B> {
+    #[inline(always)]
+    fn play(self, cell: B) -> Pos<B> {
+        Pos {
+            own: self.own ^ self.mask,
+            mask: self.mask | cell,
+            empties: self.empties - 1,
+        }
+    }
+}
+
+/// The solver: geometry, transposition table, counters.
+pub struct Solver<B: Bits> {
+    geo: Geometry<B>,
+    /// Columns, centre first.
+    order: [u32; 10],
+    columns: [B; 10],
+    /// Columns 0 ..= (cols - 1) / 2: the moves worth trying in a symmetric position.
+    left_half: B,
+    /// Encoding bounds of the table's byte.
+    min_score: i32,
+    max_score: i32,
+    table: Table<B::Key>,
+    /// A small table for positions with few empty cells (`near_max_empties` or fewer):
+    /// their subtrees are cheap to search again, and a table that stays in the cache
+    /// costs far less to probe. It keeps whole keys.
+    near: Table<B>,
+    nodes: u64,
+    aborted: bool,
+    /// Use the table only with at least this many empty cells.
+    pub table_min_empties: u32,
+    /// Use mirror-canonical keys only with at least this many empty cells.
+    pub mirror_min_empties: u32,
+    /// Positions with this many empty cells or fewer use the small table.
+    pub near_max_empties: u32,
+}
+
+/// Entries of the small table: a prime near 2^16.
+pub const NEAR_SIZE: u64 = 65_521;
+
+impl<B: Bits> Solver<B> {
+    pub fn new(rows: u32, cols: u32) -> Self {
+        let mut solver = Solver {
+            geo: Geometry::new(rows, cols),
+            order: [0; 10],
+            columns: [B::ZERO; 10],
+            left_half: B::ZERO,
+            min_score: 0,
+            max_score: 0,
+            table: Table::new(Self::table_size()),
+            near: Table::new(NEAR_SIZE),
+            nodes: 0,
+            aborted: false,
+            table_min_empties: 0,
+            mirror_min_empties: 0,
+            near_max_empties: 0,
+        };
+        solver.set_geometry(rows, cols);
+        solver
+    }
+
+    /// Entries of the main table: keys of up to 55 bits (u64 boards) are exact with
+    /// 32 stored bits and 2^23 entries; u128 boards store 64 bits, exact up to 85 bits.
+    fn table_size() -> u64 {
+        if B::BITS == 64 {
+            TABLE_SIZE
+        } else {
+            LARGE_TABLE_SIZE
+        }
+    }
+
+    fn set_geometry(&mut self, rows: u32, cols: u32) {
+        self.geo = Geometry::new(rows, cols);
+        let mut order: Vec<u32> = (0..cols).collect();
+        order.sort_by_key(|&c| ((2 * c as i32 - (cols as i32 - 1)).abs(), c));
+        for (i, &c) in order.iter().enumerate() {
+            self.order[i] = c;
+            self.columns[c as usize] = self.geo.column(c);
+        }
+        self.left_half = (0..cols.div_ceil(2)).fold(B::ZERO, |acc, c| acc | self.geo.column(c));
+        let cells = (rows * cols) as i32;
+        self.min_score = -(cells / 2) - 1;
+        self.max_score = (cells + 1) / 2 + 1;
+        self.table_min_empties = 0;
+        self.mirror_min_empties = if rows == 6 && cols == 7 { 20 } else { 0 };
+        self.near_max_empties = 16;
+        // Entries of another size mean nothing here (the tables track every write,
+        // so this clears them all).
+        self.clear();
+    }
+
+    /// Switches to another board size (clearing the table) if needed.
+    pub fn resize(&mut self, rows: u32, cols: u32) {
+        if self.geo.rows != rows || self.geo.cols != cols {
+            self.set_geometry(rows, cols);
+        }
+    }
+
+    pub fn geometry(&self) -> &Geometry<B> {
+        &self.geo
+    }
+
+    /// Forgets every stored position.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.near.clear();
+    }
+
+    /// Positions visited since the last `reset_nodes`.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn reset_nodes(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// A solver position from the side to move's pieces and all pieces.
+    pub fn position(&self, own: B, mask: B) -> Pos<B> {
+        Pos {
+            own,
+            mask,
+            empties: (self.geo.board & !mask).count(),
+        }
+    }
+
+    /// The cells the side to move can play without losing at once (see the module doc).
+    #[inline(always)]
+    fn non_losing(&self, p: Pos<B>) -> B {
+        let possible = self.geo.playable(p.mask);
+        let threats = self.geo.winning_cells(p.own ^ p.mask, p.mask);
+        let forced = possible & threats;
+        let candidates = if forced != B::ZERO {
+            if forced.count() > 1 {
+                return B::ZERO;
+            }
+            forced
+        } else {
+            possible
+        };
+        candidates & !(threats >> 1)
+    }
+
+    /// The side to move's playable winning cells.
+    #[inline(always)]
+    fn winning_moves(&self, p: Pos<B>) -> B {
+        self.geo.winning_cells(p.own, p.mask) & self.geo.playable(p.mask)
+    }
+
+    /// Non-losing moves, best first: by winning cells created, then centre first.
+    #[inline(always)]
+    fn sorted_moves(&self, p: Pos<B>, candidates: B, out: &mut [B; 10]) -> usize {
+        let mut scores = [0u32; 10];
+        let mut len = 0;
+        for &col in self.order[..self.geo.cols as usize].iter().rev() {
+            let cell = candidates & self.columns[col as usize];
+            if cell == B::ZERO {
+                continue;
+            }
+            let score = self.geo.winning_cells(p.own | cell, p.mask | cell).count();
+            // Insertion sort; the last element is tried first, and among equal scores
+            // the one inserted last (more central).
+            let mut i = len;
+            while i > 0 && scores[i - 1] > score {
+                scores[i] = scores[i - 1];
+                out[i] = out[i - 1];
+                i -= 1;
+            }
+            scores[i] = score;
+            out[i] = cell;
+            len += 1;
+        }
+        len
+    }
+
+    /// Bounds on the score of a position where neither side wins at once: nobody wins
+    /// before its second move from now, and a side with no line left free of the
+    /// other's pieces cannot win at all.
+    #[inline(always)]
+    fn bounds(&self, p: Pos<B>) -> (i32, i32) {
+        let e = p.empties as i32;
+        let mut min = -(e - 2) / 2;
+        let mut max = (e - 1) / 2;
+        let empty = self.geo.board & !p.mask;
+        let opp = p.own ^ p.mask;
+        if !self.geo.has_four(p.own | empty) {
+            max = max.min(0);
+        }
+        if !self.geo.has_four(opp | empty) {
+            min = min.max(0);
+        }
+        (min, max)
+    }
+
+    #[inline(always)]
+    fn key(&self, p: Pos<B>) -> (B, bool) {
+        let key = p.own.plus(p.mask);
+        if p.empties >= self.mirror_min_empties {
+            let mirrored = self.geo.mirror(key);
+            (key.min(mirrored), key == mirrored)
+        } else {
+            (key, false)
+        }
+    }
+
+    #[inline(always)]
+    fn store(&mut self, near: bool, index: usize, key: B, code: u8) {
+        if near {
+            self.near.put(index, key, code);
+        } else {
+            self.table.put(index, key.truncate(), code);
+        }
+    }
+
+    /// The score of `p` within (alpha, beta) in the fail-soft sense; `p` must not have
+    /// a winning move for the side to move.
+    fn negamax(&mut self, p: Pos<B>, mut alpha: i32, mut beta: i32, stop: &AtomicBool) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0x3fff == 0 && stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let e = p.empties as i32;
+        let mut candidates = self.non_losing(p);
+        if candidates == B::ZERO {
+            return -e / 2;
+        }
+        if e <= 2 {
+            return 0;
+        }
+        // The opponent cannot win at once: at worst we lose on its second move; and
+        // not at all if no line is free of our pieces.
+        let (min, max) = self.bounds(p);
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // We cannot win at once: at best on our second move.
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let use_table = p.empties >= self.table_min_empties;
+        let near = p.empties <= self.near_max_empties;
+        let mut index = 0;
+        let mut key = B::ZERO;
+        if use_table {
+            let symmetric;
+            (key, symmetric) = self.key(p);
+            if symmetric {
+                candidates &= self.left_half;
+            }
+            let value = if near {
+                index = key.modulo(NEAR_SIZE);
+                i32::from(self.near.get(index, key))
+            } else {
+                index = key.modulo(self.table.size);
+                i32::from(self.table.get(index, key.truncate()))
+            };
+            if value != 0 {
+                if value > self.max_score - self.min_score + 1 {
+                    let lower = value + 2 * self.min_score - self.max_score - 2;
+                    if alpha < lower {
+                        alpha = lower;
+                        if alpha >= beta {
+                            return alpha;
+                        }
+                    }
+                } else {
+                    let upper = value + self.min_score - 1;
+                    if beta > upper {
+                        beta = upper;
+                        if alpha >= beta {
+                            return beta;
+                        }
+                    }
+                }
+            }
+        }
+        let mut moves = [B::ZERO; 10];
+        let len = self.sorted_moves(p, candidates, &mut moves);
+        for &cell in moves[..len].iter().rev() {
+            let score = -self.negamax(p.play(cell), -beta, -alpha, stop);
+            if score >= beta {
+                if use_table {
+                    let code = score + self.max_score - 2 * self.min_score + 2;
+                    self.store(near, index, key, code as u8);
+                }
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        if use_table {
+            self.store(near, index, key, (alpha - self.min_score + 1) as u8);
+        }
+        alpha
+    }
+
+    /// The exact score of a position that is not over (see the module doc), or `None`
+    /// if `stop` was raised. Does not clear the table.
+    pub fn solve_score(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
+        self.aborted = false;
+        let e = p.empties as i32;
+        if self.winning_moves(p) != B::ZERO {
+            return Some((e + 1) / 2);
+        }
+        let mut min = -e / 2;
+        let mut max = (e + 1) / 2;
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(p, med, med + 1, stop);
+            if self.aborted {
+                return None;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Some(min)
+    }
+
+    /// The value of a position that is not over, without a move; `None` if `stop` was
+    /// raised.
+    pub fn solve_value(&mut self, own: B, mask: B, stop: &AtomicBool) -> Option<Value> {
+        let p = self.position(own, mask);
+        if self.geo.playable(p.mask) == B::ZERO {
+            return Some(Value::Draw(0));
+        }
+        let score = self.solve_score(p, stop)?;
+        Some(score_to_value(score, p.empties))
+    }
+
+    /// The value of a position that is not over, with a move that keeps it (the column)
+    /// and the nodes visited; `None` if `stop` was raised.
+    pub fn solve_with_move(
+        &mut self,
+        own: B,
+        mask: B,
+        stop: &AtomicBool,
+    ) -> Option<(Value, Option<u32>, u64)> {
+        self.nodes = 0;
+        let p = self.position(own, mask);
+        let column_of = |solver: &Self, cell: B| {
+            (0..solver.geo.cols).find(|&c| solver.columns[c as usize] & cell != B::ZERO)
+        };
+        let playable = self.geo.playable(p.mask);
+        if playable == B::ZERO {
+            return Some((Value::Draw(0), None, 0));
+        }
+        let wins = self.winning_moves(p);
+        if wins != B::ZERO {
+            return Some((Value::Win(1), column_of(self, wins), 0));
+        }
+        let score = self.solve_score(p, stop)?;
+        let value = score_to_value(score, p.empties);
+        let candidates = self.non_losing(p);
+        if candidates == B::ZERO {
+            // Every move loses at once: any move will do.
+            let best = self.order[..self.geo.cols as usize]
+                .iter()
+                .copied()
+                .find(|&c| playable & self.columns[c as usize] != B::ZERO);
+            return Some((value, best, self.nodes));
+        }
+        let mut moves = [B::ZERO; 10];
+        let len = self.sorted_moves(p, candidates, &mut moves);
+        for &cell in moves[..len].iter().rev() {
+            let child = p.play(cell);
+            // Our score is -child's: it reaches `score` iff the child's is <= -score.
+            let r = self.negamax(child, -score, -score + 1, stop);
+            if self.aborted {
+                return None;
+            }
+            if r <= -score {
+                return Some((value, column_of(self, cell), self.nodes));
+            }
+        }
+        // Unreachable when the solver is right; keep a legal move anyway.
+        Some((value, column_of(self, moves[len - 1]), self.nodes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_plies_agree() {
+        // 6x7, 42 empties: a first-player win with its 4th stone (7 plies) scores 18.
+        for e in 0..=42u32 {
+            for score in -21..=21 {
+                let value = score_to_value(score, e);
+                if score != 0 {
+                    assert_eq!(value_to_score(value, e), score, "e {e} score {score}");
+                }
+            }
+        }
+        assert_eq!(score_to_value(18, 42), Value::Win(7));
+        assert_eq!(score_to_value(0, 5), Value::Draw(5));
+        // One empty cell... a win now scores (1 + 1) / 2 = 1.
+        assert_eq!(score_to_value(1, 1), Value::Win(1));
+        assert_eq!(score_to_value(-1, 2), Value::Loss(2));
+    }
+}

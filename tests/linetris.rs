@@ -1,0 +1,674 @@
+//! Linetris / Connect Four: perft against pinned numbers and a naive second
+//! implementation, rules cases, round trips over random games, and the exact solver
+//! against the external L3 test set and a naive minimax.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use tabuleiro::game::{FenError, Game, MoveError, Outcome, Player, Record, Value};
+use tabuleiro::games::linetris::solver::value_to_score;
+use tabuleiro::games::linetris::{Config, Linetris, Move};
+use tabuleiro::perft::{perft, perft_full};
+
+fn config(rows: u32, cols: u32, row_clear: bool, max_plies: u32) -> Config {
+    Config {
+        rows,
+        cols,
+        row_clear,
+        max_plies,
+    }
+}
+
+fn connect_four() -> Config {
+    config(6, 7, false, 0)
+}
+
+/// Plays moves given as column digits (1-based), checking each is legal.
+fn play_digits(state: &mut Linetris, digits: &str) {
+    for c in digits.chars() {
+        let mv = state
+            .legal_move(&c.to_string())
+            .unwrap_or_else(|e| panic!("{digits}: {e}"));
+        state.play(mv);
+    }
+}
+
+/// xorshift64*: deterministic randomness without depending on a crate's API.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// A deliberately naive second implementation: a plain grid, the rules read off SPEC.
+// ---------------------------------------------------------------------------------
+
+#[derive(Clone)]
+struct Naive {
+    rows: usize,
+    cols: usize,
+    row_clear: bool,
+    limit: u32,
+    /// grid[row][col], row 0 at the bottom: 0 empty, 1 x, 2 o.
+    grid: [[u8; 10]; 10],
+    /// 1 or 2.
+    side: u8,
+    plies: u32,
+    winner: Option<u8>,
+}
+
+impl Naive {
+    fn new(c: &Config) -> Self {
+        Naive {
+            rows: c.rows as usize,
+            cols: c.cols as usize,
+            row_clear: c.row_clear,
+            limit: if c.max_plies == 0 {
+                4 * c.rows * c.cols
+            } else {
+                c.max_plies
+            },
+            grid: [[0; 10]; 10],
+            side: 1,
+            plies: 0,
+            winner: None,
+        }
+    }
+
+    fn full(&self) -> bool {
+        (0..self.cols).all(|c| self.grid[self.rows - 1][c] != 0)
+    }
+
+    fn over(&self) -> bool {
+        self.winner.is_some() || self.full() || self.plies >= self.limit
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.winner {
+            Some(1) => Some(Outcome::Win(Player::P1)),
+            Some(_) => Some(Outcome::Win(Player::P2)),
+            None if self.over() => Some(Outcome::Draw),
+            None => None,
+        }
+    }
+
+    /// Legal columns, 0-based, left to right.
+    fn moves(&self) -> Vec<usize> {
+        if self.over() {
+            return Vec::new();
+        }
+        (0..self.cols)
+            .filter(|&c| self.grid[self.rows - 1][c] == 0)
+            .collect()
+    }
+
+    /// Whether the piece at (row, col) is part of 4 or more in a line.
+    fn four_through(&self, row: usize, col: usize) -> bool {
+        let who = self.grid[row][col];
+        for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
+            let mut count = 1;
+            for sign in [1, -1] {
+                let (mut r, mut c) = (row as i32, col as i32);
+                loop {
+                    r += sign * dr;
+                    c += sign * dc;
+                    if r < 0 || c < 0 || r >= self.rows as i32 || c >= self.cols as i32 {
+                        break;
+                    }
+                    if self.grid[r as usize][c as usize] != who {
+                        break;
+                    }
+                    count += 1;
+                }
+            }
+            if count >= 4 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn play(&mut self, col: usize) {
+        let row = (0..self.rows)
+            .find(|&r| self.grid[r][col] == 0)
+            .expect("column not full");
+        self.grid[row][col] = self.side;
+        if self.four_through(row, col) {
+            self.winner = Some(self.side);
+        } else if self.row_clear && (0..self.cols).all(|c| self.grid[0][c] != 0) {
+            for r in 0..self.rows - 1 {
+                self.grid[r] = self.grid[r + 1];
+            }
+            self.grid[self.rows - 1] = [0; 10];
+        }
+        self.side = 3 - self.side;
+        self.plies += 1;
+    }
+
+    fn fen(&self) -> String {
+        let mut ranks = Vec::new();
+        for r in (0..self.rows).rev() {
+            let mut text = String::new();
+            let mut run = 0;
+            for c in 0..self.cols {
+                match self.grid[r][c] {
+                    0 => run += 1,
+                    v => {
+                        if run > 0 {
+                            text += &run.to_string();
+                            run = 0;
+                        }
+                        text.push(if v == 1 { 'x' } else { 'o' });
+                    }
+                }
+            }
+            if run > 0 {
+                text += &run.to_string();
+            }
+            ranks.push(text);
+        }
+        let side = if self.side == 1 { 'x' } else { 'o' };
+        format!("{} {side} {}", ranks.join("/"), self.plies)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves()
+            .into_iter()
+            .map(|c| {
+                let mut child = self.clone();
+                child.play(c);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    /// Exact minimax for RowClear off: 1000 − plies for a win, −(1000 − plies) for a
+    /// loss (fastest win, slowest loss), 0 for a draw.
+    fn minimax(&self) -> i32 {
+        let moves = self.moves();
+        if moves.is_empty() {
+            return if self.winner.is_some() { -1000 } else { 0 };
+        }
+        let mut best = i32::MIN;
+        for c in moves {
+            let mut child = self.clone();
+            child.play(c);
+            let v = -child.minimax();
+            let v = v - v.signum(); // one ply further away
+            best = best.max(v);
+        }
+        best
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Perft
+// ---------------------------------------------------------------------------------
+
+/// `rows cols rowclear depth count` lines of tests/data/perft_linetris.txt.
+fn perft_cases() -> Vec<(Config, u32, u64)> {
+    let text = include_str!("data/perft_linetris.txt");
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(f.len(), 5, "bad perft line {line:?}");
+            let c = config(
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2] == "true",
+                0,
+            );
+            (c, f[3].parse().unwrap(), f[4].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn perft_matches_the_pinned_numbers_and_the_naive_generator() {
+    let cases = perft_cases();
+    assert!(cases.len() >= 16, "the data file lost its lines");
+    assert!(
+        cases
+            .iter()
+            .any(|(c, d, _)| (c.rows, c.cols, c.row_clear, *d) == (6, 7, false, 8))
+    );
+    assert!(
+        cases
+            .iter()
+            .any(|(c, d, _)| (c.rows, c.cols, c.row_clear, *d) == (4, 4, true, 8))
+    );
+    for (c, depth, expected) in cases {
+        let start = Linetris::start(&c);
+        assert_eq!(perft(&start, depth), expected, "{c:?} depth {depth}");
+        assert_eq!(
+            Naive::new(&c).perft(depth),
+            expected,
+            "naive {c:?} depth {depth}"
+        );
+        if depth <= 6 {
+            assert_eq!(perft_full(&start, depth), expected, "full {c:?} {depth}");
+        }
+    }
+}
+
+#[test]
+fn connect_four_perft_matches_known_counts() {
+    // Counts that follow from the rules alone: no game ends and no column fills before
+    // ply 7, so 7^d sequences; at ply 7 the 7 sequences that filled one column with
+    // their first 6 moves have 6 moves instead of 7.
+    let start = Linetris::start(&connect_four());
+    let known = [1u64, 7, 49, 343, 2401, 16807, 117649, 823536];
+    for (depth, &count) in known.iter().enumerate() {
+        assert_eq!(perft(&start, depth as u32), count, "depth {depth}");
+    }
+}
+
+#[test]
+fn row_clears_change_perft_on_a_small_board() {
+    // On 4x4 the bottom row fills after 4 plies: with clears the tree is larger.
+    let on = Linetris::start(&config(4, 4, true, 0));
+    let off = Linetris::start(&config(4, 4, false, 0));
+    assert!(perft(&on, 8) > perft(&off, 8));
+    assert_eq!(perft(&on, 4), perft(&off, 4));
+}
+
+// ---------------------------------------------------------------------------------
+// Random games against the naive implementation; FEN, move and hash round trips
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn random_games_agree_with_the_naive_rules_and_round_trip() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    let mut clears = 0;
+    let mut wins = 0;
+    let mut draws = 0;
+    for game in 0..600 {
+        let c = config(
+            4 + rng.below(7) as u32,
+            4 + rng.below(7) as u32,
+            rng.below(3) != 0,
+            if rng.below(4) == 0 {
+                10 + rng.below(60) as u32
+            } else {
+                0
+            },
+        );
+        let mut state = Linetris::start(&c);
+        let mut naive = Naive::new(&c);
+        let mut moves = Vec::new();
+        loop {
+            // Same position, same legal moves, same outcome.
+            assert_eq!(state.fen(), naive.fen(), "game {game} {c:?}");
+            assert_eq!(state.outcome(), naive.outcome(), "{}", state.fen());
+            moves.clear();
+            state.generate_moves(&mut moves);
+            let columns: Vec<usize> = moves.iter().map(|m| m.0 as usize).collect();
+            assert_eq!(columns, naive.moves(), "{}", state.fen());
+            assert_eq!(state.count_moves(), moves.len() as u64);
+            // FEN round trip, hash consistency.
+            let back = Linetris::from_fen(&c, &state.fen()).expect("own FEN reads back");
+            assert_eq!(back, state, "{}", state.fen());
+            assert_eq!(back.fen(), state.fen());
+            assert_eq!(state.hash(), state.hash_from_scratch());
+            let board_side = state.fen().rsplit_once(' ').unwrap().0.to_string();
+            let key = format!("{board_side} {}x{}", c.rows, c.cols);
+            let hash = *seen.entry(key.clone()).or_insert(state.hash());
+            assert_eq!(hash, state.hash(), "{key}: same position, different hash");
+            // The ply count is not part of the hash.
+            let later = Linetris::from_fen(&c, &format!("{board_side} 999")).unwrap();
+            assert_eq!(later.hash(), state.hash());
+            // Move round trips.
+            for &mv in &moves {
+                let text = state.format_move(mv);
+                assert_eq!(state.parse_move(&text), Ok(mv));
+                assert_eq!(state.legal_move(&text), Ok(mv));
+            }
+            if moves.is_empty() {
+                match state.outcome() {
+                    Some(Outcome::Draw) => draws += 1,
+                    Some(Outcome::Win(_)) => wins += 1,
+                    None => panic!("no moves but not over: {}", state.fen()),
+                }
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            let before = state.occupied().count_ones();
+            state.play(mv);
+            naive.play(mv.0 as usize);
+            if state.occupied().count_ones() < before {
+                clears += 1;
+            }
+        }
+    }
+    // The sample exercised every ending and the clear.
+    assert!(
+        clears > 100 && wins > 100 && draws > 10,
+        "{clears} {wins} {draws}"
+    );
+    // Distinct positions got distinct hashes.
+    let mut hashes: Vec<u64> = seen.values().copied().collect();
+    let total = hashes.len();
+    hashes.sort_unstable();
+    hashes.dedup();
+    // Positions of different sizes may share a board text; allow no collisions else.
+    assert_eq!(
+        hashes.len(),
+        total,
+        "hash collisions among {total} positions"
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Rules cases
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn a_four_that_fills_the_bottom_row_wins_and_nothing_is_cleared() {
+    let c = config(4, 4, true, 0);
+    let state = Linetris::from_fen(&c, "4/4/ooo1/xxx1 x 6").unwrap();
+    let mut after = state;
+    after.play(state.legal_move("4").unwrap());
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::P1)));
+    assert_eq!(after.fen(), "4/4/ooo1/xxxx o 7");
+    assert_eq!(after.count_moves(), 0);
+    // A diagonal four whose last piece fills the bottom row (6x7).
+    let c = config(6, 7, true, 0);
+    let state = Linetris::from_fen(&c, "7/7/3x3/2xo3/1xoo3/1oxoxox x 13").unwrap();
+    let mut after = state;
+    after.play(state.legal_move("1").unwrap());
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::P1)));
+    assert_eq!(after.fen(), "7/7/3x3/2xo3/1xoo3/xoxoxox o 14");
+    // The same drop without a four clears the row.
+    let state = Linetris::from_fen(&c, "7/7/7/2xo3/1xoo3/1oxoxox x 13").unwrap();
+    let mut after = state;
+    after.play(state.legal_move("1").unwrap());
+    assert_eq!(after.outcome(), None);
+    assert_eq!(after.fen(), "7/7/7/7/2xo3/1xoo3 o 14");
+}
+
+#[test]
+fn a_clear_removes_the_support_of_a_line() {
+    let c = config(6, 7, true, 0);
+    // x threatens d4 (a1 b2 c3 d4): with x to move, 4 wins.
+    let threat = Linetris::from_fen(&c, "7/7/7/2xo3/1xoo3/xooxox1 x 11").unwrap();
+    let mut win = threat;
+    win.play(threat.legal_move("4").unwrap());
+    assert_eq!(win.outcome(), Some(Outcome::Win(Player::P1)));
+    // With o to move, o fills the bottom row: it is cleared, and a1 goes with it.
+    let mut state = Linetris::from_fen(&c, "7/7/7/2xo3/1xoo3/xooxox1 o 11").unwrap();
+    state.play(state.legal_move("7").unwrap());
+    assert_eq!(state.fen(), "7/7/7/7/2xo3/1xoo3 x 12");
+    assert_eq!(state.outcome(), None);
+    // The same column no longer wins: the line lost its first piece.
+    state.play(state.legal_move("4").unwrap());
+    assert_eq!(state.fen(), "7/7/7/3x3/2xo3/1xoo3 o 13");
+    assert_eq!(state.outcome(), None);
+}
+
+#[test]
+fn threefold_repetition_is_a_draw_with_row_clear_only() {
+    let c = config(4, 4, true, 0);
+    let mut record = Record::new(Linetris::start(&c));
+    // x o x o fills the bottom row, which is cleared: the empty board again.
+    for (i, m) in "12341234".chars().enumerate() {
+        assert_eq!(record.outcome(), None, "before move {i}");
+        record.play_text(&m.to_string()).unwrap();
+    }
+    assert_eq!(record.state().fen(), "4/4/4/4 x 8");
+    assert_eq!(record.occurrences(), 3);
+    assert_eq!(record.outcome(), Some(Outcome::Draw));
+    assert!(record.legal_moves().is_empty());
+    assert!(matches!(record.play_text("1"), Err(MoveError::GameOver(_))));
+    // After 4 plies (second occurrence) the game goes on.
+    let mut record = Record::new(Linetris::start(&c));
+    for m in "1234".chars() {
+        record.play_text(&m.to_string()).unwrap();
+    }
+    assert_eq!(record.occurrences(), 2);
+    assert_eq!(record.outcome(), None);
+    // Without the clear there is no repetition rule (and positions cannot repeat).
+    assert!(!Linetris::start(&config(4, 4, false, 0)).repetition_rule());
+    assert!(Linetris::start(&c).repetition_rule());
+}
+
+#[test]
+fn the_ply_limit_draws_but_a_win_on_the_last_ply_stands() {
+    let c = config(6, 7, true, 5);
+    let mut state = Linetris::start(&c);
+    play_digits(&mut state, "1234");
+    assert_eq!(state.outcome(), None);
+    play_digits(&mut state, "5");
+    assert_eq!(state.outcome(), Some(Outcome::Draw));
+    assert_eq!(state.count_moves(), 0);
+    assert!(matches!(state.legal_move("1"), Err(MoveError::GameOver(_))));
+    // MaxPlies 7: x's fourth stone in column 1 on ply 7 wins.
+    let mut state = Linetris::start(&config(6, 7, true, 7));
+    play_digits(&mut state, "121212");
+    assert_eq!(state.outcome(), None);
+    play_digits(&mut state, "1");
+    assert_eq!(state.outcome(), Some(Outcome::Win(Player::P1)));
+    // The default is 4·Rows·Cols, also for a board size chosen by FEN.
+    let state = Linetris::from_fen(&config(6, 7, true, 0), "4/4/4/4 x 63").unwrap();
+    assert_eq!(state.outcome(), None);
+    let state = Linetris::from_fen(&config(6, 7, true, 0), "4/4/4/4 x 64").unwrap();
+    assert_eq!(state.outcome(), Some(Outcome::Draw));
+}
+
+#[test]
+fn a_full_board_is_a_draw_without_row_clear() {
+    let c = config(4, 4, false, 0);
+    let state = Linetris::from_fen(&c, "oox1/xxoo/ooxx/xxoo x 15").unwrap();
+    assert_eq!(state.outcome(), None);
+    let mut after = state;
+    after.play(state.legal_move("4").unwrap());
+    assert_eq!(after.fen(), "ooxx/xxoo/ooxx/xxoo o 16");
+    assert_eq!(after.outcome(), Some(Outcome::Draw));
+    assert_eq!(after.count_moves(), 0);
+    let solved = state.solve(&AtomicBool::new(false)).unwrap();
+    assert_eq!(solved.value, Value::Draw(1));
+    assert_eq!(solved.best, Some(Move(3)));
+    // With RowClear on, a full bottom row cannot stand.
+    assert!(Linetris::from_fen(&config(4, 4, true, 0), "oox1/xxoo/ooxx/xxoo x 15").is_err());
+}
+
+#[test]
+fn bad_fens_and_moves_are_errors() {
+    let c = connect_four();
+    for bad in [
+        "",
+        "7/7/7/7/7/7",
+        "7/7/7/7/7/7 y",
+        "7/7/7/7/7/7 x -1",
+        "7/7/7/7/7/7 x 1 2",
+        "7/7/7/7/7/7/7/7/7/7/7 x",
+        "3/3/3/3 x",
+        "11/11/11/11 x",
+        "7/7/7/7/x6/7 x",
+        "7/7/7/7/7/6q x",
+        "7/7/7/7/7/8 x",
+        "7/7/x6/x6/x6/x6 x",
+        "7/7/7/7/7/7 X",
+    ] {
+        let result: Result<Linetris, FenError> = Linetris::from_fen(&c, bad);
+        assert!(result.is_err(), "{bad:?} accepted");
+    }
+    // Five ranks of 7 is a legal 5x7 board; spaces around the fields do not matter.
+    assert!(Linetris::from_fen(&c, " 7/7/7/7/7  x 0 ").is_ok());
+    // o has four and x is to move: a finished game, accepted.
+    let over = Linetris::from_fen(&c, "7/7/o6/o6/o6/ox2xx1 x 7").unwrap();
+    assert_eq!(over.outcome(), Some(Outcome::Win(Player::P2)));
+    let state = Linetris::from_fen(&c, "7/7/7/7/7/7 x").unwrap();
+    assert_eq!(state.plies(), 0);
+    for bad in ["0", "8", "10", "a", "", "1x", "x1", "-3", "٣"] {
+        assert!(
+            matches!(state.parse_move(bad), Err(MoveError::Syntax(_))),
+            "{bad:?}"
+        );
+    }
+    let full = Linetris::from_fen(&c, "x6/o6/x6/o6/x6/o6 x 6").unwrap();
+    assert!(matches!(full.legal_move("1"), Err(MoveError::Illegal(_))));
+    // A 10-column board reads "10".
+    let wide = Linetris::from_fen(&c, "10/10/10/10 x").unwrap();
+    assert_eq!(wide.parse_move("10"), Ok(Move(9)));
+    assert_eq!(wide.format_move(Move(9)), "10");
+}
+
+// ---------------------------------------------------------------------------------
+// The exact solver
+// ---------------------------------------------------------------------------------
+
+fn l3_path() -> std::path::PathBuf {
+    let relative =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4/Test_L3_R1");
+    if relative.exists() {
+        return relative;
+    }
+    let absolute = std::path::PathBuf::from("/work/shared/data/connect4/Test_L3_R1");
+    assert!(
+        absolute.exists(),
+        "Test_L3_R1 not found at {} nor {}",
+        relative.display(),
+        absolute.display()
+    );
+    absolute
+}
+
+#[test]
+fn the_solver_matches_all_l3_scores_and_its_moves_keep_the_value() {
+    let text = std::fs::read_to_string(l3_path()).expect("read Test_L3_R1");
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (moves, score) = line.split_once(' ').expect("moves and score");
+        let score: i32 = score.trim().parse().expect("score");
+        let mut state = Linetris::start(&connect_four());
+        play_digits(&mut state, moves);
+        let solution = state.solve(&stop).expect("RowClear off is solvable");
+        let empties = 42 - moves.len() as u32;
+        assert_eq!(
+            value_to_score(solution.value, empties),
+            score,
+            "{line}: {:?}",
+            solution.value
+        );
+        // The best move keeps the value, one ply nearer the end.
+        let best = solution.best.expect("a move");
+        let mut child = state;
+        child.play(best);
+        let child_value = match child.outcome() {
+            Some(Outcome::Draw) => Value::Draw(0),
+            Some(Outcome::Win(_)) => Value::Loss(0),
+            None => child.solve(&stop).unwrap().value,
+        };
+        let expected = match solution.value {
+            Value::Win(p) => Value::Loss(p - 1),
+            Value::Loss(p) => Value::Win(p - 1),
+            Value::Draw(p) => Value::Draw(p - 1),
+        };
+        assert_eq!(child_value, expected, "{line}: move {}", best.0 + 1);
+        checked += 1;
+    }
+    assert_eq!(checked, 1000);
+}
+
+/// The solver against plain minimax on small boards and on a board that needs the
+/// 128-bit solver (8x7: 63 bits), from nearly full positions reached by random play
+/// that avoids completing lines.
+#[test]
+fn the_solver_agrees_with_minimax_on_other_sizes() {
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng(42);
+    let mut counts = [0; 3];
+    for (rows, cols, empties, games) in [(4, 4, 9, 40), (4, 5, 9, 30), (5, 4, 9, 30), (8, 7, 9, 30)]
+    {
+        let c = config(rows, cols, false, 0);
+        let mut done = 0;
+        while done < games {
+            let mut naive = Naive::new(&c);
+            let mut state = Linetris::start(&c);
+            while (rows * cols) as usize - (state.occupied().count_ones() as usize) > empties {
+                // Random moves that do not end the game.
+                let quiet: Vec<usize> = naive
+                    .moves()
+                    .into_iter()
+                    .filter(|&col| {
+                        let mut child = naive.clone();
+                        child.play(col);
+                        !child.over()
+                    })
+                    .collect();
+                if quiet.is_empty() {
+                    break;
+                }
+                let col = quiet[rng.below(quiet.len())];
+                naive.play(col);
+                state.play(Move(col as u8));
+            }
+            if naive.over() || (rows * cols - state.occupied().count_ones()) as usize > empties {
+                continue;
+            }
+            done += 1;
+            let expected = naive.minimax();
+            let solution = state.solve(&stop).unwrap();
+            let got = match solution.value {
+                Value::Win(p) => {
+                    counts[0] += 1;
+                    1000 - p as i32
+                }
+                Value::Loss(p) => {
+                    counts[1] += 1;
+                    -(1000 - p as i32)
+                }
+                Value::Draw(p) => {
+                    counts[2] += 1;
+                    assert_eq!(p, (rows * cols) - state.occupied().count_ones());
+                    0
+                }
+            };
+            assert_eq!(got, expected, "{} ({rows}x{cols})", state.fen());
+        }
+    }
+    assert!(counts.iter().all(|&n| n > 5), "{counts:?}");
+}
+
+#[test]
+fn the_solver_declines_what_it_cannot_solve_exactly() {
+    let stop = AtomicBool::new(false);
+    // RowClear on: not Connect Four.
+    assert!(
+        Linetris::start(&config(6, 7, true, 0))
+            .solve(&stop)
+            .is_none()
+    );
+    // A ply limit that could end the game before the board is full.
+    assert!(
+        Linetris::start(&config(6, 7, false, 40))
+            .solve(&stop)
+            .is_none()
+    );
+    // A finished game: its value at once.
+    let mut state = Linetris::start(&connect_four());
+    play_digits(&mut state, "1212121");
+    let solution = state.solve(&stop).unwrap();
+    assert_eq!(solution.value, Value::Loss(0));
+    assert_eq!(solution.best, None);
+    // A raised stop flag ends a long solve with nothing.
+    let stop = AtomicBool::new(true);
+    assert!(Linetris::start(&connect_four()).solve(&stop).is_none());
+}
