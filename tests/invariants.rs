@@ -281,3 +281,10 @@ invariants!(
     40,
     Some(51)
 );
+use tabuleiro::games::talpa::Talpa;
+
+// Every move empties one square: a Talpa game is shorter than Size² plies.
+invariants!(talpa_4, Talpa, [4], 300, Some(16));
+invariants!(talpa_6, Talpa, [6], 100, Some(36));
+invariants!(talpa_8, Talpa, [8], 50, Some(64));
+invariants!(talpa_10, Talpa, [10], 20, Some(100));

@@ -9,9 +9,10 @@ use crate::game::Game;
 
 pub mod linetris;
 pub mod neutreeko;
+pub mod talpa;
 
 /// The names of the implemented games, in the order the `Game` option lists them.
-pub const NAMES: &[&str] = &["linetris", "neutreeko"];
+pub const NAMES: &[&str] = &["linetris", "talpa", "neutreeko"];
 
 /// The game the engine starts with.
 pub const DEFAULT: &str = "neutreeko";
@@ -27,6 +28,7 @@ pub trait GameVisitor {
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     match name.to_ascii_lowercase().as_str() {
         "linetris" => Some(visitor.visit::<linetris::Linetris>()),
+        "talpa" => Some(visitor.visit::<talpa::Talpa>()),
         "neutreeko" => Some(visitor.visit::<neutreeko::Neutreeko>()),
         _ => None,
     }

@@ -1,0 +1,648 @@
+//! Talpa (`talpa`).
+//!
+//! Rules (SPEC §2):
+//! - A Size×Size board (Size even, 4–10; default 8), at the start full of pieces in a
+//!   checkerboard with red `r` (p1) on the top-left corner. Red moves first.
+//! - Capture `c3c4`: one of your pieces moves onto an orthogonally adjacent enemy piece,
+//!   which is removed; the square it left becomes empty. Captures are compulsory.
+//! - Removal `c3`: only when the side to move has no capture, it removes one of its own
+//!   pieces.
+//! - Paths are orthogonally connected empty squares. Red needs one touching the top and
+//!   bottom ranks, blue one touching the left and right files.
+//! - After every move: if the mover's opponent has a path, the mover loses (also when the
+//!   mover has one too); otherwise, if the mover has a path, the mover wins. A side to
+//!   move with no legal move (no pieces left) loses. No draws.
+//!
+//! Representation: one `u128` bitboard per colour, square index `rank * size + file`
+//! (`a1` = 0). Every move empties exactly one square (the capturer's origin or the
+//! removed piece) and never fills one, so the set of empty squares only grows and a
+//! path that appears after a move runs through the square it emptied: the path test
+//! after a move is a single flood fill from that square (see [`flood`]). The outcome is
+//! computed once in `play` and kept in the state; the hash is an incremental Zobrist
+//! hash.
+//!
+//! Since captures go both ways (a red piece next to a blue one means both sides can
+//! capture), the capture phase ends for both sides at the same moment: when no red
+//! piece touches a blue one. From then on only removals are played.
+
+mod eval;
+
+use crate::game::{
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, fen_tail, format_fen_board,
+    parse_fen_board, plain_diagram, read_square, square_name,
+};
+
+pub use eval::{EvalParams, UNREACHABLE, evaluate_with, safe_removals, separation};
+
+/// Smallest board side.
+pub const MIN_SIZE: usize = 4;
+/// Largest board side (10×10 = 100 squares fits in a `u128`).
+pub const MAX_SIZE: usize = 10;
+
+/// A move of Talpa.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Move {
+    /// A piece on `from` takes the orthogonally adjacent enemy piece on `to`.
+    Capture { from: u8, to: u8 },
+    /// The side to move removes its own piece from this square.
+    Remove(u8),
+}
+
+impl Move {
+    /// The square this move empties.
+    pub fn emptied(self) -> u8 {
+        match self {
+            Move::Capture { from, .. } => from,
+            Move::Remove(square) => square,
+        }
+    }
+}
+
+/// The options: the board size.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Config {
+    pub size: usize,
+}
+
+/// Masks of one board size.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry {
+    pub size: usize,
+    /// Every square of the board.
+    pub board: u128,
+    /// The board without file `a`: where a step east may land.
+    pub not_first_file: u128,
+    /// The board without the last file: where a step west may land.
+    pub not_last_file: u128,
+    pub top: u128,
+    pub bottom: u128,
+    pub left: u128,
+    pub right: u128,
+}
+
+const fn geometry(size: usize) -> Geometry {
+    let mut board = 0u128;
+    let mut left = 0u128;
+    let mut right = 0u128;
+    let mut rank = 0;
+    while rank < size {
+        left |= 1 << (rank * size);
+        right |= 1 << (rank * size + size - 1);
+        let mut file = 0;
+        while file < size {
+            board |= 1 << (rank * size + file);
+            file += 1;
+        }
+        rank += 1;
+    }
+    let bottom = if size == 0 { 0 } else { (1u128 << size) - 1 };
+    let top = if size == 0 {
+        0
+    } else {
+        bottom << (size * (size - 1))
+    };
+    Geometry {
+        size,
+        board,
+        not_first_file: board & !left,
+        not_last_file: board & !right,
+        top,
+        bottom,
+        left,
+        right,
+    }
+}
+
+const GEOMETRIES: [Geometry; MAX_SIZE + 1] = {
+    let mut table = [geometry(0); MAX_SIZE + 1];
+    let mut size = 0;
+    while size <= MAX_SIZE {
+        table[size] = geometry(size);
+        size += 1;
+    }
+    table
+};
+
+impl Geometry {
+    /// The masks of a board side (`MIN_SIZE..=MAX_SIZE`).
+    pub fn of(size: usize) -> &'static Geometry {
+        &GEOMETRIES[size]
+    }
+
+    /// Squares one step east of `b` (on the board).
+    #[inline]
+    pub fn east(&self, b: u128) -> u128 {
+        (b << 1) & self.not_first_file
+    }
+
+    #[inline]
+    pub fn west(&self, b: u128) -> u128 {
+        (b >> 1) & self.not_last_file
+    }
+
+    #[inline]
+    pub fn north(&self, b: u128) -> u128 {
+        (b << self.size) & self.board
+    }
+
+    #[inline]
+    pub fn south(&self, b: u128) -> u128 {
+        b >> self.size
+    }
+
+    /// `b` and its orthogonal neighbours.
+    #[inline]
+    pub fn grow(&self, b: u128) -> u128 {
+        b | self.east(b) | self.west(b) | self.north(b) | self.south(b)
+    }
+
+    /// The squares of `within` connected to `seeds ∩ within` through `within`.
+    #[inline]
+    pub fn flood(&self, seeds: u128, within: u128) -> u128 {
+        let mut fill = seeds & within;
+        loop {
+            let next = self.grow(fill) & within;
+            if next == fill {
+                return fill;
+            }
+            fill = next;
+        }
+    }
+
+    /// Whether the empty squares `empty` hold a path for `player` (red: top to bottom,
+    /// blue: left to right).
+    pub fn has_path(&self, empty: u128, player: Player) -> bool {
+        let (from, to) = self.edges(player);
+        self.flood(from, empty) & to != 0
+    }
+
+    /// The two edges `player` connects: (top, bottom) for red, (left, right) for blue.
+    pub fn edges(&self, player: Player) -> (u128, u128) {
+        match player {
+            Player::P1 => (self.top, self.bottom),
+            Player::P2 => (self.left, self.right),
+        }
+    }
+
+    pub fn square_name(&self, square: u8) -> String {
+        square_name(square as usize % self.size, square as usize / self.size)
+    }
+}
+
+/// Zobrist keys: `[colour][square]`, and the side to move.
+struct Keys {
+    pieces: [[u64; 128]; 2],
+    blue_to_move: u64,
+}
+
+const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+const KEYS: Keys = {
+    let mut seed = 0x7a1f_a000_0000_0001u64;
+    let mut pieces = [[0u64; 128]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let mut square = 0;
+        while square < 128 {
+            pieces[colour][square] = splitmix(&mut seed);
+            square += 1;
+        }
+        colour += 1;
+    }
+    Keys {
+        pieces,
+        blue_to_move: splitmix(&mut seed),
+    }
+};
+
+/// A Talpa position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Talpa {
+    /// Pieces of each player: `[red, blue]`.
+    pieces: [u128; 2],
+    size: u8,
+    side: Player,
+    plies: u32,
+    /// The outcome by the rules, decided when the position was made.
+    result: Option<Outcome>,
+    hash: u64,
+}
+
+impl Talpa {
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::of(self.size as usize)
+    }
+
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+
+    /// The pieces of `player` as a bitboard.
+    pub fn pieces(&self, player: Player) -> u128 {
+        self.pieces[player.index()]
+    }
+
+    /// The empty squares.
+    pub fn empty(&self) -> u128 {
+        self.geometry().board & !(self.pieces[0] | self.pieces[1])
+    }
+
+    /// Builds a position from bitboards; the outcome is judged with the side not to
+    /// move as the last mover.
+    pub fn from_parts(size: usize, red: u128, blue: u128, side: Player, plies: u32) -> Self {
+        let board = Geometry::of(size).board;
+        let mut position = Talpa {
+            pieces: [red & board, blue & board & !red],
+            size: size as u8,
+            side,
+            plies,
+            result: None,
+            hash: 0,
+        };
+        position.hash = position.compute_hash();
+        position.result = position.judge(position.empty(), false);
+        position
+    }
+
+    /// The outcome with the side not to move as the last mover, when any path must
+    /// lie inside `region`: the whole empty set, or (`connected`) the one component of
+    /// the square the last move emptied, where touching both edges is a path.
+    fn judge(&self, region: u128, connected: bool) -> Option<Outcome> {
+        let g = self.geometry();
+        let to_move = self.side;
+        let mover = to_move.other();
+        let touches = |player: Player| {
+            let (a, b) = g.edges(player);
+            region & a != 0 && region & b != 0
+        };
+        // Quick tests first; the flood only when the region touches both edges.
+        let connects = |player: Player| {
+            if !touches(player) {
+                return false;
+            }
+            if connected {
+                return true;
+            }
+            let (a, b) = g.edges(player);
+            g.flood(region & a, region) & b != 0
+        };
+        if connects(to_move) {
+            Some(Outcome::Win(to_move))
+        } else if connects(mover) {
+            Some(Outcome::Win(mover))
+        } else if self.pieces[to_move.index()] == 0 {
+            // No pieces: no capture and nothing to remove.
+            Some(Outcome::Win(mover))
+        } else {
+            None
+        }
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut hash = match self.side {
+            Player::P1 => 0,
+            Player::P2 => KEYS.blue_to_move,
+        };
+        for colour in 0..2 {
+            let mut bits = self.pieces[colour];
+            while bits != 0 {
+                let square = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                hash ^= KEYS.pieces[colour][square];
+            }
+        }
+        hash
+    }
+
+    /// Calls `f(from, to)` for every capture of the side to move, direction by
+    /// direction (north, south, east, west of the capturing piece).
+    #[inline]
+    fn for_each_capture(&self, mut f: impl FnMut(u8, u8)) {
+        let g = self.geometry();
+        let own = self.pieces[self.side.index()];
+        let enemy = self.pieces[self.side.other().index()];
+        let size = g.size as i16;
+        for (targets, step) in [
+            (g.north(own) & enemy, size),
+            (g.south(own) & enemy, -size),
+            (g.east(own) & enemy, 1),
+            (g.west(own) & enemy, -1),
+        ] {
+            let mut bits = targets;
+            while bits != 0 {
+                let to = bits.trailing_zeros() as i16;
+                bits &= bits - 1;
+                f((to - step) as u8, to as u8);
+            }
+        }
+    }
+
+    /// The number of captures available to the side to move.
+    pub fn capture_count(&self) -> u32 {
+        let g = self.geometry();
+        let own = self.pieces[self.side.index()];
+        let enemy = self.pieces[self.side.other().index()];
+        (g.north(own) & enemy).count_ones()
+            + (g.south(own) & enemy).count_ones()
+            + (g.east(own) & enemy).count_ones()
+            + (g.west(own) & enemy).count_ones()
+    }
+
+    /// Whether any red piece touches a blue piece (then both sides have captures).
+    pub fn in_capture_phase(&self) -> bool {
+        let g = self.geometry();
+        g.grow(self.pieces[0]) & self.pieces[1] != 0
+    }
+
+    fn cell(&self, rank: usize, file: usize) -> Option<char> {
+        let bit = 1u128 << (rank * self.size() + file);
+        if self.pieces[0] & bit != 0 {
+            Some('r')
+        } else if self.pieces[1] & bit != 0 {
+            Some('b')
+        } else {
+            None
+        }
+    }
+}
+
+impl Game for Talpa {
+    type Move = Move;
+    type Config = Config;
+
+    const NAME: &'static str = "talpa";
+
+    fn option_specs() -> &'static [OptionSpec] {
+        &[OptionSpec {
+            name: "Size",
+            kind: OptionKind::Spin {
+                min: MIN_SIZE as i64,
+                max: MAX_SIZE as i64,
+                default: 8,
+            },
+        }]
+    }
+
+    fn config(values: &[i64]) -> Result<Config, String> {
+        let size = values.first().copied().unwrap_or(8);
+        if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&size) {
+            return Err(format!("Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"));
+        }
+        if size % 2 != 0 {
+            return Err(format!("Size must be even (4, 6, 8 or 10), {size} is odd"));
+        }
+        Ok(Config {
+            size: size as usize,
+        })
+    }
+
+    fn start(config: &Config) -> Self {
+        let size = config.size;
+        let g = Geometry::of(size);
+        // Red on the top-left corner: square (rank size-1, file 0). With size even,
+        // rank + file is odd there, so red holds the squares with rank + file odd.
+        let mut red = 0u128;
+        for rank in 0..size {
+            for file in 0..size {
+                if (rank + file) % 2 == 1 {
+                    red |= 1 << (rank * size + file);
+                }
+            }
+        }
+        Talpa::from_parts(size, red, g.board & !red, Player::P1, 0)
+    }
+
+    fn from_fen(_config: &Config, fen: &str) -> Result<Self, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let Some((board, tail)) = fields.split_first() else {
+            return Err(FenError("empty position string".to_string()));
+        };
+        let (side, plies) = fen_tail(tail)?;
+        let side = match side {
+            "r" => Player::P1,
+            "b" => Player::P2,
+            other => return Err(FenError(format!("side to move '{other}' is not r or b"))),
+        };
+        let rows = parse_fen_board(board, "rb")?;
+        let (height, width) = (rows.len(), rows[0].len());
+        if height != width {
+            return Err(FenError(format!(
+                "the board is {width}x{height}, Talpa boards are square"
+            )));
+        }
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || width % 2 != 0 {
+            return Err(FenError(format!(
+                "the board is {width}x{width}, Talpa needs an even size from {MIN_SIZE} to {MAX_SIZE}"
+            )));
+        }
+        let size = width;
+        let mut pieces = [0u128; 2];
+        for (index, row) in rows.iter().enumerate() {
+            let rank = size - 1 - index;
+            for (file, cell) in row.iter().enumerate() {
+                let bit = 1u128 << (rank * size + file);
+                match cell {
+                    Some('r') => pieces[0] |= bit,
+                    Some('b') => pieces[1] |= bit,
+                    _ => {}
+                }
+            }
+        }
+        Ok(Talpa::from_parts(size, pieces[0], pieces[1], side, plies))
+    }
+
+    fn fen(&self) -> String {
+        let size = self.size();
+        let rows: Vec<Vec<Option<char>>> = (0..size)
+            .rev()
+            .map(|rank| (0..size).map(|file| self.cell(rank, file)).collect())
+            .collect();
+        let side = match self.side {
+            Player::P1 => 'r',
+            Player::P2 => 'b',
+        };
+        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        if self.result.is_some() {
+            return;
+        }
+        let before = moves.len();
+        self.for_each_capture(|from, to| moves.push(Move::Capture { from, to }));
+        if moves.len() == before {
+            let mut own = self.pieces[self.side.index()];
+            while own != 0 {
+                let square = own.trailing_zeros() as u8;
+                own &= own - 1;
+                moves.push(Move::Remove(square));
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let us = self.side.index();
+        let them = 1 - us;
+        match mv {
+            Move::Capture { from, to } => {
+                self.pieces[us] = (self.pieces[us] & !(1 << from)) | (1 << to);
+                self.pieces[them] &= !(1 << to);
+                self.hash ^= KEYS.pieces[us][from as usize]
+                    ^ KEYS.pieces[us][to as usize]
+                    ^ KEYS.pieces[them][to as usize];
+            }
+            Move::Remove(square) => {
+                self.pieces[us] &= !(1 << square);
+                self.hash ^= KEYS.pieces[us][square as usize];
+            }
+        }
+        self.hash ^= KEYS.blue_to_move;
+        self.side = self.side.other();
+        self.plies += 1;
+        // No path existed before (the game went on), and no square was filled: a path
+        // now must run through the square just emptied.
+        let g = self.geometry();
+        let empty = self.empty();
+        let region = if empty.count_ones() < g.size as u32 {
+            0 // too few empty squares for any path
+        } else {
+            g.flood(1 << mv.emptied(), empty)
+        };
+        self.result = self.judge(region, true);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let syntax = || MoveError::Syntax(text.to_string());
+        let size = self.size();
+        let (f1, r1, used) = read_square(text).ok_or_else(syntax)?;
+        if f1 >= size || r1 >= size {
+            return Err(syntax());
+        }
+        let from = (r1 * size + f1) as u8;
+        if used == text.len() {
+            return Ok(Move::Remove(from));
+        }
+        let (f2, r2, used2) = read_square(&text[used..]).ok_or_else(syntax)?;
+        if used + used2 != text.len() || f2 >= size || r2 >= size {
+            return Err(syntax());
+        }
+        Ok(Move::Capture {
+            from,
+            to: (r2 * size + f2) as u8,
+        })
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        let g = self.geometry();
+        match mv {
+            Move::Capture { from, to } => {
+                format!("{}{}", g.square_name(from), g.square_name(to))
+            }
+            Move::Remove(square) => g.square_name(square),
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::order_hint(self, mv)
+    }
+
+    fn diagram(&self) -> String {
+        let size = self.size();
+        let rows: Vec<Vec<char>> = (0..size)
+            .rev()
+            .map(|rank| {
+                (0..size)
+                    .map(|file| self.cell(rank, file).unwrap_or('.'))
+                    .collect()
+            })
+            .collect();
+        plain_diagram(&rows)
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.result.is_some() {
+            return 0;
+        }
+        match self.capture_count() {
+            0 => u64::from(self.pieces[self.side.index()].count_ones()),
+            n => u64::from(n),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(size: usize) -> Talpa {
+        Talpa::start(&Talpa::config(&[size as i64]).unwrap())
+    }
+
+    #[test]
+    fn start_positions_match_the_spec() {
+        assert_eq!(
+            start(8).fen(),
+            "rbrbrbrb/brbrbrbr/rbrbrbrb/brbrbrbr/rbrbrbrb/brbrbrbr/rbrbrbrb/brbrbrbr r 0"
+        );
+        assert_eq!(start(4).fen(), "rbrb/brbr/rbrb/brbr r 0");
+        for (size, count) in [(4, 24), (6, 60), (8, 112), (10, 180)] {
+            assert_eq!(start(size).count_moves(), count, "size {size}");
+            let mut moves = Vec::new();
+            start(size).generate_moves(&mut moves);
+            assert_eq!(moves.len() as u64, count);
+        }
+    }
+
+    #[test]
+    fn odd_sizes_are_rejected() {
+        let err = Talpa::config(&[7]).unwrap_err();
+        assert!(err.contains("even"), "{err}");
+        assert!(Talpa::config(&[12]).is_err());
+        assert_eq!(Talpa::config(&[6]).unwrap().size, 6);
+    }
+
+    #[test]
+    fn geometry_shifts_do_not_wrap() {
+        let g = Geometry::of(8);
+        let h1 = 1u128 << 7;
+        assert_eq!(g.east(h1), 0);
+        let a2 = 1u128 << 8;
+        assert_eq!(g.west(a2), 0);
+        let h8 = 1u128 << 63;
+        assert_eq!(g.north(h8), 0);
+        assert_eq!(g.south(1), 0);
+        assert_eq!(g.grow(1).count_ones(), 3);
+        assert_eq!(g.board.count_ones(), 64);
+        assert_eq!(Geometry::of(10).board.count_ones(), 100);
+    }
+}

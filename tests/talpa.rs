@@ -1,0 +1,585 @@
+//! Talpa: perft against pinned numbers and a naive second generator, rules cases,
+//! round trips and random games.
+
+use tabuleiro::game::{Game, MoveError, Outcome, Player};
+use tabuleiro::games::talpa::{Move, Talpa};
+use tabuleiro::perft::{perft, perft_full};
+
+fn config(size: usize) -> <Talpa as Game>::Config {
+    Talpa::config(&[size as i64]).expect("even size")
+}
+
+fn start(size: usize) -> Talpa {
+    Talpa::start(&config(size))
+}
+
+fn fen(text: &str) -> Talpa {
+    Talpa::from_fen(&config(8), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// A deterministic xorshift generator, so the random games repeat exactly.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// A deliberately plain second implementation of the rules: a grid of cells, moves as
+/// text, paths by breadth-first search. Shares nothing with the engine but the FEN text.
+mod naive {
+    use std::collections::VecDeque;
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub enum Cell {
+        Empty,
+        Red,
+        Blue,
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct Board {
+        pub size: usize,
+        /// `cells[rank][file]`, rank 0 at the bottom.
+        pub cells: Vec<Vec<Cell>>,
+        pub red_to_move: bool,
+        /// The winner once the game is over: `Some(true)` red, `Some(false)` blue.
+        pub winner: Option<bool>,
+    }
+
+    fn name(file: usize, rank: usize) -> String {
+        format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+    }
+
+    fn neighbours(size: usize, file: usize, rank: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if file > 0 {
+            out.push((file - 1, rank));
+        }
+        if file + 1 < size {
+            out.push((file + 1, rank));
+        }
+        if rank > 0 {
+            out.push((file, rank - 1));
+        }
+        if rank + 1 < size {
+            out.push((file, rank + 1));
+        }
+        out
+    }
+
+    impl Board {
+        pub fn from_fen(text: &str) -> Board {
+            let mut fields = text.split(' ');
+            let board = fields.next().unwrap();
+            let side = fields.next().unwrap();
+            let mut rows: Vec<Vec<Cell>> = Vec::new();
+            for rank_text in board.split('/') {
+                let mut row = Vec::new();
+                let mut number = 0;
+                for c in rank_text.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        number = number * 10 + d as usize;
+                        continue;
+                    }
+                    for _ in 0..number {
+                        row.push(Cell::Empty);
+                    }
+                    number = 0;
+                    row.push(if c == 'r' { Cell::Red } else { Cell::Blue });
+                }
+                for _ in 0..number {
+                    row.push(Cell::Empty);
+                }
+                rows.push(row);
+            }
+            rows.reverse();
+            let mut board = Board {
+                size: rows.len(),
+                cells: rows,
+                red_to_move: side == "r",
+                winner: None,
+            };
+            board.winner = board.judge();
+            board
+        }
+
+        /// BFS over empty cells from one edge to the other.
+        pub fn has_path(&self, red: bool) -> bool {
+            let n = self.size;
+            let mut seen = vec![vec![false; n]; n];
+            let mut queue = VecDeque::new();
+            for i in 0..n {
+                let (file, rank) = if red { (i, n - 1) } else { (0, i) };
+                if self.cells[rank][file] == Cell::Empty {
+                    seen[rank][file] = true;
+                    queue.push_back((file, rank));
+                }
+            }
+            while let Some((file, rank)) = queue.pop_front() {
+                if (red && rank == 0) || (!red && file == n - 1) {
+                    return true;
+                }
+                for (f, r) in neighbours(n, file, rank) {
+                    if !seen[r][f] && self.cells[r][f] == Cell::Empty {
+                        seen[r][f] = true;
+                        queue.push_back((f, r));
+                    }
+                }
+            }
+            false
+        }
+
+        /// The rule after a move, the side not to move being the mover.
+        fn judge(&self) -> Option<bool> {
+            let mover_red = !self.red_to_move;
+            if self.has_path(!mover_red) {
+                return Some(!mover_red);
+            }
+            if self.has_path(mover_red) {
+                return Some(mover_red);
+            }
+            if self.moves_ignoring_end().is_empty() {
+                return Some(mover_red);
+            }
+            None
+        }
+
+        fn moves_ignoring_end(&self) -> Vec<String> {
+            let n = self.size;
+            let (own, enemy) = if self.red_to_move {
+                (Cell::Red, Cell::Blue)
+            } else {
+                (Cell::Blue, Cell::Red)
+            };
+            let mut captures = Vec::new();
+            let mut removals = Vec::new();
+            for rank in 0..n {
+                for file in 0..n {
+                    if self.cells[rank][file] != own {
+                        continue;
+                    }
+                    removals.push(name(file, rank));
+                    for (f, r) in neighbours(n, file, rank) {
+                        if self.cells[r][f] == enemy {
+                            captures.push(format!("{}{}", name(file, rank), name(f, r)));
+                        }
+                    }
+                }
+            }
+            if captures.is_empty() {
+                removals
+            } else {
+                captures
+            }
+        }
+
+        pub fn moves(&self) -> Vec<String> {
+            if self.winner.is_some() {
+                return Vec::new();
+            }
+            self.moves_ignoring_end()
+        }
+
+        fn square(text: &str) -> (usize, usize) {
+            let file = (text.as_bytes()[0] - b'a') as usize;
+            let rank: usize = text[1..].parse().unwrap();
+            (file, rank - 1)
+        }
+
+        pub fn play(&mut self, mv: &str) {
+            // Split after the digits of the first square.
+            let split = 1 + mv[1..]
+                .find(|c: char| c.is_ascii_lowercase())
+                .unwrap_or(mv.len() - 1);
+            let (ff, fr) = Board::square(&mv[..split]);
+            let piece = self.cells[fr][ff];
+            self.cells[fr][ff] = Cell::Empty;
+            if split < mv.len() {
+                let (tf, tr) = Board::square(&mv[split..]);
+                self.cells[tr][tf] = piece;
+            }
+            self.red_to_move = !self.red_to_move;
+            self.winner = self.judge();
+        }
+
+        pub fn perft(&self, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            self.moves()
+                .iter()
+                .map(|mv| {
+                    let mut child = self.clone();
+                    child.play(mv);
+                    child.perft(depth - 1)
+                })
+                .sum()
+        }
+    }
+}
+
+/// Lines of `tests/data/perft_talpa.txt`: (FEN, counts for depth 1, 2, …).
+fn perft_data() -> Vec<(String, Vec<u64>)> {
+    let text = include_str!("data/perft_talpa.txt");
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let (fen, counts) = line.split_once(';').expect("'<fen>; <counts>'");
+            let counts = counts
+                .split_whitespace()
+                .map(|n| n.parse().expect("a count"))
+                .collect();
+            (fen.trim().to_string(), counts)
+        })
+        .collect()
+}
+
+#[test]
+fn perft_matches_the_pinned_numbers() {
+    let data = perft_data();
+    assert!(data.len() >= 6);
+    for (text, counts) in &data {
+        let position = fen(text);
+        for (depth, &expected) in counts.iter().enumerate() {
+            let depth = depth as u32 + 1;
+            assert_eq!(perft(&position, depth), expected, "{text} depth {depth}");
+        }
+        // Bulk counting at the last ply agrees with playing every leaf.
+        let shallow = counts.len().min(3);
+        assert_eq!(
+            perft_full(&position, shallow as u32),
+            counts[shallow - 1],
+            "{text} full"
+        );
+    }
+}
+
+#[test]
+fn the_naive_generator_agrees_with_the_pinned_numbers() {
+    // Keep the naive run to about 150,000 leaves per depth.
+    for (text, counts) in perft_data() {
+        let board = naive::Board::from_fen(&text);
+        for (depth, &expected) in counts.iter().enumerate() {
+            if expected > 150_000 {
+                break;
+            }
+            let depth = depth as u32 + 1;
+            assert_eq!(board.perft(depth), expected, "naive {text} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn perft_starts_are_the_spec_starts() {
+    let data = perft_data();
+    for size in [4, 6, 8] {
+        let start_fen = start(size).fen();
+        let start_fen = start_fen.trim_end_matches(" 0");
+        assert!(
+            data.iter()
+                .any(|(text, counts)| text == start_fen && counts.len() >= 3),
+            "no perft line for the {size}x{size} start"
+        );
+    }
+}
+
+#[test]
+fn first_move_counts_are_the_known_ones() {
+    for (size, count) in [(6, 60), (8, 112), (10, 180)] {
+        let position = start(size);
+        assert_eq!(perft(&position, 1), count, "size {size}");
+        let board = naive::Board::from_fen(&position.fen());
+        assert_eq!(board.moves().len() as u64, count);
+    }
+}
+
+fn moves_as_text(position: &Talpa) -> Vec<String> {
+    let mut moves = Vec::new();
+    position.generate_moves(&mut moves);
+    let mut text: Vec<String> = moves.iter().map(|&m| position.format_move(m)).collect();
+    text.sort();
+    text
+}
+
+fn legal(position: &Talpa, text: &str) -> Move {
+    position
+        .legal_move(text)
+        .unwrap_or_else(|e| panic!("{text} in {}: {e}", position.fen()))
+}
+
+#[test]
+fn captures_come_first_then_removals() {
+    // One contact only: red c3 against blue c2.
+    let mut position = fen("rrrr/rrrr/2b1/bbbb r");
+    assert_eq!(moves_as_text(&position), vec!["c3c2"]);
+    // A removal while a capture exists is illegal.
+    assert!(matches!(
+        position.legal_move("a4"),
+        Err(MoveError::Illegal(_))
+    ));
+    position.play(legal(&position, "c3c2"));
+    // Red on c2 now touches blue c1 only: blue's one capture.
+    assert_eq!(moves_as_text(&position), vec!["c1c2"]);
+    position.play(legal(&position, "c1c2"));
+    assert_eq!(position.outcome(), None);
+    assert!(!position.in_capture_phase());
+    // No contact is left: red must remove one of its seven pieces.
+    let moves = moves_as_text(&position);
+    assert_eq!(moves, vec!["a3", "a4", "b3", "b4", "c4", "d3", "d4"]);
+    assert_eq!(position.count_moves(), 7);
+    assert!(matches!(
+        position.legal_move("a3a2"),
+        Err(MoveError::Illegal(_))
+    ));
+}
+
+#[test]
+fn a_removal_that_opens_both_paths_loses() {
+    // Removing b2 empties file b (red's path) and rank 2 (blue's path).
+    let position = fen("r1bb/r1bb/1r2/r1bb r");
+    assert_eq!(position.outcome(), None);
+    assert_eq!(moves_as_text(&position), vec!["a1", "a3", "a4", "b2"]);
+    let mut after = position;
+    after.play(legal(&position, "b2"));
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::P2)));
+    assert_eq!(after.count_moves(), 0);
+    // The other removals open nothing.
+    for safe in ["a1", "a3", "a4"] {
+        let mut after = position;
+        after.play(legal(&position, safe));
+        assert_eq!(after.outcome(), None, "{safe}");
+    }
+}
+
+#[test]
+fn a_capture_that_opens_only_the_movers_path_wins() {
+    // a2 takes b2: file a becomes empty, a red path; rank 2 stays blocked by b2.
+    let position = fen("1bbb/1bbb/rbbb/1bbb r");
+    assert_eq!(moves_as_text(&position), vec!["a2b2"]);
+    let mut after = position;
+    after.play(legal(&position, "a2b2"));
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::P1)));
+    let mut moves = Vec::new();
+    after.generate_moves(&mut moves);
+    assert!(moves.is_empty());
+    // The same for blue on its own axis: b1 takes b2 and rank 1 empties.
+    let blue = fen("rrrr/rrrr/rrrr/1b2 b");
+    assert_eq!(moves_as_text(&blue), vec!["b1b2"]);
+    let mut after = blue;
+    after.play(legal(&blue, "b1b2"));
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::P2)));
+}
+
+#[test]
+fn a_move_that_opens_only_the_opponents_path_loses() {
+    // Blue's only piece b2 blocks red's file b; blue has no capture and must remove it.
+    let position = fen("r1rr/r1rr/1b1r/r1rr b");
+    assert_eq!(position.outcome(), None);
+    assert_eq!(moves_as_text(&position), vec!["b2"]);
+    let mut after = position;
+    after.play(legal(&position, "b2"));
+    // File b is empty: red's path. Rank 2 ends at d2, red: no blue path.
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::P1)));
+}
+
+#[test]
+fn a_side_without_pieces_loses() {
+    let position = fen("bbbb/bbbb/bbbb/bbb1 r");
+    assert_eq!(position.outcome(), Some(Outcome::Win(Player::P2)));
+    assert_eq!(position.count_moves(), 0);
+    assert!(matches!(
+        position.legal_move("a1"),
+        Err(MoveError::GameOver(_))
+    ));
+}
+
+#[test]
+fn a_fen_with_paths_is_judged_with_the_side_not_to_move_as_mover() {
+    // Both paths exist; red to move, so blue moved last and loses.
+    let both = fen("b1bb/4/b1bb/b1bb r");
+    assert_eq!(both.outcome(), Some(Outcome::Win(Player::P1)));
+    let both = fen("b1bb/4/b1bb/b1bb b");
+    assert_eq!(both.outcome(), Some(Outcome::Win(Player::P2)));
+    // Only red's path (file b), blue to move: red moved last and wins.
+    let red_only = fen("r1rr/r1rr/r1rr/r1rr b");
+    assert_eq!(red_only.outcome(), Some(Outcome::Win(Player::P1)));
+}
+
+#[test]
+fn bad_fens_are_errors() {
+    for bad in [
+        "",
+        "rbrb/brbr/rbrb/brbr",
+        "rbrb/brbr/rbrb/brbr x",
+        "rbrb/brbr/rbrb/brbr r -1",
+        "rbrb/brbr/rbrb/brbr r 1 2",
+        "rbr/brb/rbr r",
+        "rbrbr/brbrb/rbrbr/brbrb/rbrbr r",
+        "rbrb/brbr/rbrb r",
+        "rbrb/brbr/rbrb/brb r",
+        "rbrb/brbr/rbrb/brbw r",
+        "12/12/12/12/12/12/12/12/12/12/12/12 r",
+        "rb/br r",
+        "///// r",
+        "0rbr/brbr/rbrb/brbr r",
+    ] {
+        assert!(
+            Talpa::from_fen(&config(8), bad).is_err(),
+            "{bad:?} accepted"
+        );
+    }
+    // A FEN may choose another size than the option.
+    let six = Talpa::from_fen(&config(8), "6/6/6/6/6/rbrbrb b 3").unwrap();
+    assert_eq!(six.size(), 6);
+    assert_eq!(six.plies(), 3);
+    assert_eq!(six.side_to_move(), Player::P2);
+}
+
+#[test]
+fn bad_move_texts_are_errors() {
+    let position = start(4);
+    for bad in [
+        "", "a", "a0", "e1", "a5", "a1a", "a1e1", "a1b1c1", "A1", "a1 ", "a01", "1a", "a1-b1",
+        "z99", "a100",
+    ] {
+        assert!(
+            matches!(position.parse_move(bad), Err(MoveError::Syntax(_))),
+            "{bad:?}"
+        );
+    }
+    // Well formed but not legal: not adjacent, not an enemy, a removal while captures exist.
+    for illegal in ["a4c4", "a4b4x", "a4a2", "b4c4", "a4", "a1b1"] {
+        assert!(position.legal_move(illegal).is_err(), "{illegal}");
+    }
+    assert_eq!(position.format_move(legal(&position, "a4b4")), "a4b4");
+    let ten = start(10);
+    assert_eq!(ten.format_move(legal(&ten, "a10b10")), "a10b10");
+    assert_eq!(ten.format_move(legal(&ten, "j9j10")), "j9j10");
+}
+
+/// Plays random games, checking at every position: the move set against the naive
+/// rules, the outcome, FEN and move round trips, the incremental hash, and that the
+/// game never reaches a position without legal moves (it always ends by a path).
+fn random_games(size: usize, games: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut lengths = Vec::new();
+    for _ in 0..games {
+        let mut position = start(size);
+        let mut board = naive::Board::from_fen(&position.fen());
+        loop {
+            assert_eq!(position.hash(), position.hash_from_scratch());
+            let text = position.fen();
+            let again = Talpa::from_fen(&config(8), &text).unwrap();
+            assert_eq!(again, position, "{text}");
+            assert_eq!(again.fen(), text);
+            let mut naive_moves = board.moves();
+            naive_moves.sort();
+            let moves = moves_as_text(&position);
+            assert_eq!(moves, naive_moves, "{text}");
+            assert_eq!(position.count_moves(), moves.len() as u64);
+            let naive_outcome = board
+                .winner
+                .map(|red| Outcome::Win(if red { Player::P1 } else { Player::P2 }));
+            assert_eq!(position.outcome(), naive_outcome, "{text}");
+            if let Some(Outcome::Win(winner)) = position.outcome() {
+                // Every game ends by a path, never by a side without moves.
+                assert!(
+                    board.has_path(true) || board.has_path(false),
+                    "{text}: ended without a path"
+                );
+                assert!(
+                    position.pieces(position.side_to_move()) != 0
+                        || winner != position.side_to_move()
+                );
+                break;
+            }
+            assert!(!moves.is_empty(), "{text}: no legal move but not over");
+            let mut generated = Vec::new();
+            position.generate_moves(&mut generated);
+            for &mv in &generated {
+                let text = position.format_move(mv);
+                assert_eq!(position.parse_move(&text), Ok(mv));
+            }
+            let mv = generated[rng.below(generated.len())];
+            let text = position.format_move(mv);
+            position.play(mv);
+            board.play(&text);
+        }
+        lengths.push(position.plies());
+    }
+    // Games run into the removal phase and beyond: at least size plies each.
+    assert!(lengths.iter().all(|&n| n as usize >= size), "{lengths:?}");
+}
+
+#[test]
+fn random_games_on_4x4() {
+    random_games(4, 300, 1);
+}
+
+#[test]
+fn random_games_on_6x6() {
+    random_games(6, 100, 2);
+}
+
+#[test]
+fn random_games_on_8x8() {
+    random_games(8, 40, 3);
+}
+
+#[test]
+fn random_games_on_10x10() {
+    random_games(10, 15, 4);
+}
+
+#[test]
+fn equal_positions_have_equal_hashes() {
+    // Two move orders to the same position.
+    let position = start(4);
+    let mut a = position;
+    for mv in ["a4b4", "c1d1", "b3a3", "d2c2"] {
+        a.play(legal(&a, mv));
+    }
+    let mut b = position;
+    for mv in ["b3a3", "d2c2", "a4b4", "c1d1"] {
+        b.play(legal(&b, mv));
+    }
+    assert_eq!(a.fen(), b.fen());
+    assert_eq!(a.hash(), b.hash());
+    // The side to move is part of the hash.
+    let red = fen("r1bb/r1bb/1r2/r1bb r");
+    let blue = fen("r1bb/r1bb/1r2/r1bb b");
+    assert_ne!(red.hash(), blue.hash());
+}
+
+#[test]
+fn separation_counts_the_pieces_between_the_edges() {
+    use tabuleiro::games::talpa::{UNREACHABLE, safe_removals, separation};
+    let full = start(8);
+    assert_eq!(separation(&full, Player::P1, 1), 8);
+    assert_eq!(separation(&full, Player::P2, 1), 8);
+    assert_eq!(separation(&full, Player::P1, 2), 12);
+    // b2 alone separates both sides.
+    let position = fen("r1bb/r1bb/1r2/r1bb r");
+    assert_eq!(separation(&position, Player::P1, 1), 1);
+    assert_eq!(separation(&position, Player::P2, 1), 1);
+    // With red pieces as walls, blue cannot leave a2.
+    assert_eq!(separation(&position, Player::P2, 0), UNREACHABLE);
+    assert_eq!(separation(&position, Player::P1, 0), 1);
+    // Red's removals: b2 opens blue's path, a1, a3 and a4 are safe, none wins.
+    assert_eq!(safe_removals(&position, Player::P1), (3, false));
+    // A path that exists costs nothing.
+    let open = fen("r1rr/r1rr/r1rr/r1rr b");
+    assert_eq!(separation(&open, Player::P1, 1), 0);
+    // Blue's only removal opens red's file b: not safe.
+    let forced = fen("r1rr/r1rr/1b1r/r1rr b");
+    assert_eq!(safe_removals(&forced, Player::P2), (0, false));
+    // Red removing b2... is red's own win in the mirrored case.
+    let winning = fen("b1bb/b1bb/1r1b/b1bb r");
+    assert_eq!(safe_removals(&winning, Player::P1), (1, true));
+}
