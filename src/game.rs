@@ -198,6 +198,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The game's name in the protocol (`neutreeko`).
     const NAME: &'static str;
 
+    /// The search depth `bench` uses for this game's positions.
+    const BENCH_DEPTH: u32 = 6;
+
     /// The game's options, in a fixed order.
     fn option_specs() -> &'static [OptionSpec];
 
@@ -472,7 +475,10 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
         }
         flush(&mut digits, &mut row)?;
         if row.is_empty() {
-            return Err(FenError(format!("rank {} of the board is empty", index + 1)));
+            return Err(FenError(format!(
+                "rank {} of the board is empty",
+                index + 1
+            )));
         }
         rows.push(row);
         if rows.len() > 32 {
