@@ -67,8 +67,8 @@ impl Naive {
         let mut tree = [[false; 10]; 10];
         // Offset from the left, and from the top: rows from the top are ranks 9, 8, …
         for from_top in offset..offset + trees {
-            for file in offset..offset + trees {
-                tree[file][9 - from_top] = true;
+            for column in tree.iter_mut().skip(offset).take(trees) {
+                column[9 - from_top] = true;
             }
         }
         Naive {
