@@ -7,11 +7,17 @@
 //! The weights live in [`Weights`] so that variants can be played against each other
 //! (see `examples/frozenforest_match.rs`); [`Weights::DEFAULT`] is the one that won.
 //!
+//! Measured (engine as Yuki against a random Mina, 30,000 nodes per move; Mina's role
+//! is won by every variant): weighing Mina's mobility 30 instead of 12 raised Yuki's
+//! score from 29/100 to 48/100 games. The other terms (`yuki_reach2`, `food`, `kills`,
+//! `traps`, a heavier distance) showed no gain over 40-game samples and are off
+//! (weight 0); they stay available to the match harness.
+//!
 //! [`seed_heuristic`] is the reference opponent's evaluation from the issue
 //! (100·reachable trees + 50·trees around − 10·distance − opponent's move count),
 //! kept here so that the benchmark harness and the tests use one definition.
 
-use super::sight::{Cells, bit, tables};
+use super::sight::{ALL, Cells, bit, tables};
 use super::{FrozenForest, Move, Phase};
 use crate::game::{Game, Player};
 
@@ -29,16 +35,69 @@ pub struct Weights {
     /// Per tree two steps out that Yuki could still reach through a legal step now
     /// (his reach one turn later, ignoring Mina's reply).
     pub yuki_reach2: i32,
+    /// Per tree in Yuki's larder: the trees he can walk to over trees within
+    /// [`FOOD_RADIUS`] steps (a thin larder starves him).
+    pub food: i32,
+    /// Per destination of Mina's after which Yuki would have no step (subtracted).
+    pub kills: i32,
+    /// Per destination of Mina's that is a dead end: from there she would have no
+    /// hidden slide against Yuki's current cell (a trap a careless Mina walks into).
+    pub traps: i32,
+}
+
+/// How far (in steps over trees) the larder reaches.
+pub const FOOD_RADIUS: u32 = 4;
+
+const NOT_A: u128 = {
+    let mut mask = ALL;
+    let mut rank = 0;
+    while rank < 10 {
+        mask &= !(1u128 << (rank * 10));
+        rank += 1;
+    }
+    mask
+};
+/// The cells within one king step of `cells` (the cells themselves included).
+#[inline]
+fn dilate(cells: u128) -> u128 {
+    let row = cells | (cells & !FILE_J) << 1 | (cells & NOT_A) >> 1;
+    (row | row << 10 | row >> 10) & ALL
+}
+
+const FILE_J: u128 = {
+    let mut mask = 0;
+    let mut rank = 0;
+    while rank < 10 {
+        mask |= 1u128 << (rank * 10 + 9);
+        rank += 1;
+    }
+    mask
+};
+
+/// Trees Yuki can walk to over trees in at most `FOOD_RADIUS` steps.
+pub fn larder(trees: u128, yuki: usize) -> u128 {
+    let mut region = bit(yuki);
+    for _ in 0..FOOD_RADIUS {
+        let next = (dilate(region) & trees) | bit(yuki);
+        if next == region {
+            break;
+        }
+        region = next;
+    }
+    region & trees
 }
 
 impl Weights {
     /// The weights in use.
     pub const DEFAULT: Weights = Weights {
         yuki_moves: 40,
-        mina_moves: 12,
+        mina_moves: 30,
         trees_around: 10,
         distance: 4,
         yuki_reach2: 0,
+        food: 0,
+        kills: 0,
+        traps: 0,
     };
 
     /// The seed's heuristic as weights (without the reach term).
@@ -48,6 +107,9 @@ impl Weights {
         trees_around: 50,
         distance: 10,
         yuki_reach2: 0,
+        food: 0,
+        kills: 0,
+        traps: 0,
     };
 }
 
@@ -72,6 +134,21 @@ pub fn evaluate_with(position: &FrozenForest, w: &Weights) -> i32 {
         }
         reach &= trees & !steps & !bit(yuki);
         score += w.yuki_reach2 * reach.count_ones() as i32;
+    }
+    if w.food != 0 {
+        score += w.food * larder(trees, yuki).count_ones() as i32;
+    }
+    if w.kills != 0 {
+        let kills = Cells(slides)
+            .filter(|&to| position.yuki_steps(yuki, to) == 0)
+            .count() as i32;
+        score -= w.kills * kills;
+    }
+    if w.traps != 0 {
+        let traps = Cells(slides)
+            .filter(|&to| !position.mina_can_slide(yuki, to))
+            .count() as i32;
+        score += w.traps * traps;
     }
     match position.side_to_move() {
         Player::P1 => score,
@@ -111,5 +188,68 @@ pub fn order_hint(position: &FrozenForest, mv: Move) -> i32 {
                 + i32::from(t.distance[yuki][to])
         }
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::frozenforest::Config;
+
+    fn cell(name: &str) -> usize {
+        let bytes = name.as_bytes();
+        (name[1..].parse::<usize>().unwrap() - 1) * 10 + (bytes[0] - b'a') as usize
+    }
+
+    #[test]
+    fn dilation_does_not_wrap_around_the_edges() {
+        // a1 grows to a1 b1 a2 b2 only; j1 to i1 j1 i2 j2; j10 to i9 j9 i10 j10.
+        assert_eq!(dilate(bit(cell("a1"))).count_ones(), 4);
+        assert_eq!(
+            dilate(bit(cell("j1"))),
+            dilate(bit(cell("j1"))) & !bit(cell("a2"))
+        );
+        assert_eq!(dilate(bit(cell("j1"))).count_ones(), 4);
+        assert_eq!(dilate(bit(cell("j10"))).count_ones(), 4);
+        assert_eq!(dilate(bit(cell("e5"))).count_ones(), 9);
+        for c in 0..100 {
+            assert_eq!(dilate(bit(c)), tables().king[c] | bit(c), "cell {c}");
+        }
+    }
+
+    #[test]
+    fn the_larder_follows_trees_only() {
+        // Yuki on a1, a path of trees b1 c1 d1 e1 f1 g1: four steps reach e1.
+        let trees = (1..=6).fold(0u128, |acc, file| acc | bit(file));
+        assert_eq!(larder(trees, 0).count_ones(), FOOD_RADIUS);
+        // A tree out of reach across snow is not food.
+        assert_eq!(larder(bit(cell("c3")), 0), 0);
+    }
+
+    #[test]
+    fn the_evaluation_is_antisymmetric_and_the_seed_heuristic_matches_its_formula() {
+        let config = Config { trees: 10 };
+        // Yuki on a1 (snow), Mina on c3 (tree): Yuki's steps a2 b1 b2 (3), trees
+        // around 3, distance 2.
+        let yuki_view = FrozenForest::from_fen(
+            &config,
+            "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/tttttttttt/yttttttttt y 2",
+        )
+        .unwrap();
+        let mina = cell("c3");
+        let slides = yuki_view.mina_slides(0, mina).count_ones() as i32;
+        assert_eq!(
+            seed_heuristic(&yuki_view),
+            100 * 3 + 50 * 3 - 10 * 2 - slides
+        );
+        let mina_view = FrozenForest::from_fen(
+            &config,
+            "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/tttttttttt/yttttttttt m 2",
+        )
+        .unwrap();
+        assert_eq!(seed_heuristic(&mina_view), -seed_heuristic(&yuki_view));
+        assert_eq!(evaluate(&mina_view), -evaluate(&yuki_view));
+        assert_eq!(evaluate(&FrozenForest::start(&config)), 0);
     }
 }

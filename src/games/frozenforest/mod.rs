@@ -199,8 +199,9 @@ impl FrozenForest {
         result
     }
 
+    /// Whether Mina on `mina` has any legal slide against Yuki on `yuki`.
     #[inline]
-    fn mina_can_slide(&self, yuki: usize, mina: usize) -> bool {
+    pub fn mina_can_slide(&self, yuki: usize, mina: usize) -> bool {
         let t = tables();
         let between = &t.between[yuki];
         Cells(t.queen[mina] & !bit(yuki)).any(|to| self.trees & between[to] != 0)
