@@ -279,6 +279,7 @@ impl Game for FrozenForest {
     type Config = Config;
 
     const NAME: &'static str = "frozenforest";
+    const BENCH_DEPTH: u32 = 8;
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS
