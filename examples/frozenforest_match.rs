@@ -10,7 +10,9 @@
 //!     `20000n` nodes) against the random player and the 2-ply minimax player
 //!     (`opponents`: random, minimax2 or all), `games` games in each role against each
 //! ```
-//! Variants: see `VARIANTS` below (name, weights).
+//! Variants: see `VARIANTS` below (name, weights), or `w:` and the eight weights in
+//! the order of `Weights`' fields. `FF_YUKI_START=a1` forces Yuki's placement;
+//! `FF_TRACE=1` prints every game (moves, engine scores, final board) to stderr.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -289,7 +291,14 @@ fn play_game(
             Player::P1 => &mut *yuki,
             Player::P2 => &mut *mina,
         };
-        let mv = mover.choose(&position, &history, rng);
+        let forced = (position.plies() == 0)
+            .then(|| std::env::var("FF_YUKI_START").ok())
+            .flatten()
+            .and_then(|text| position.legal_move(&text).ok());
+        let mv = match forced {
+            Some(mv) => mv,
+            None => mover.choose(&position, &history, rng),
+        };
         if trace {
             eprint!("{} ", position.format_move(mv));
         }
