@@ -184,6 +184,20 @@ pub struct Solution<M> {
     pub nodes: u64,
 }
 
+/// A root move chosen from a built-in table (see [`Game::probe_root`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RootProbe<M> {
+    pub best: M,
+    /// The value of the position when `best` is played, repetition included.
+    pub value: Value,
+    /// `best` and the best play that follows.
+    pub pv: Vec<M>,
+    /// Positions probed.
+    pub nodes: u64,
+    /// A remark for an `info string` line (`tablebase draw`).
+    pub note: Option<String>,
+}
+
 /// A game: its rules, notation and evaluation, on one state.
 ///
 /// Implementations are small copyable states. Required methods are the rules;
@@ -307,6 +321,24 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn probe(&self) -> Option<Value> {
         None
     }
+
+    /// The move to play here by a built-in table, with the repetition rule and the
+    /// game's own preferences among equal values (fastest win, slowest loss, traps in a
+    /// draw), or `None` to let the search pick. `history` holds the hashes of the game's
+    /// positions, this one last. The search asks this before anything else at the root.
+    fn probe_root(&self, _history: &[u64]) -> Option<RootProbe<Self::Move>> {
+        None
+    }
+
+    /// Starts building the game's built-in tables in the background, if it has any. The
+    /// engine calls it on `isready` and `go` while this is the game, never earlier (the
+    /// UGI rule: no heavy work before the first `isready`).
+    fn prepare_tables() {}
+
+    /// Waits until the tables `prepare_tables` started are ready (or off, or failed), or
+    /// until `stop` is set. Searches with fixed depth or node limits call it so that their
+    /// result does not depend on how far a background build has got.
+    fn await_tables(_stop: &std::sync::atomic::AtomicBool) {}
 
     /// Extra lines for the `query` extension that only some games answer (`query
     /// trees` in Frozen Forest): `Some(answer)` when this game knows `what`.

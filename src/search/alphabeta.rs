@@ -28,6 +28,8 @@ pub struct Searcher<G: Game> {
     // Per search:
     stop: Arc<AtomicBool>,
     stopped: bool,
+    /// Late-move reductions on (off when proving: `go solve`).
+    reductions: bool,
     started: Instant,
     hard: Option<Duration>,
     node_limit: u64,
@@ -51,6 +53,7 @@ impl<G: Game> Searcher<G> {
             table_ready: false,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            reductions: true,
             started: Instant::now(),
             hard: None,
             node_limit: u64::MAX,
@@ -105,6 +108,12 @@ impl<G: Game> Searcher<G> {
         self.tt.new_search();
         self.stop = stop;
         self.stopped = false;
+        self.reductions = !limits.solve;
+        if limits.solve {
+            // Entries of earlier searches were made with reductions: their depths
+            // overstate what they saw, so a proof starts from a clean table.
+            self.tt.clear();
+        }
         self.started = Instant::now();
         self.hard = limits.budget.hard;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
@@ -129,6 +138,7 @@ impl<G: Game> Searcher<G> {
             proven: None,
             nodes: 0,
             depth: 0,
+            note: None,
         };
         if root_moves.is_empty() {
             return result;
@@ -174,8 +184,15 @@ impl<G: Game> Searcher<G> {
             result.score = Score::from_internal(score);
             result.pv = pv;
             result.depth = depth;
+            // Only a tree without heuristic leaves proves the value. A mate score alone
+            // proves a win, but not its distance: a faster mate may hide below a
+            // reduced move or behind a table entry from an earlier search.
             let exact = self.horizon == horizon_before;
-            if exact || score.abs() > MATE_BOUND {
+            // When proving, nothing is reduced: a full-width search to depth d finds
+            // every mate within d plies, so a mate no deeper than d is the fastest.
+            let mate_within_reach =
+                limits.solve && score.abs() > MATE_BOUND && MATE - score.abs() <= depth as i32;
+            if exact || mate_within_reach {
                 result.proven = Some(self.value_of(score, &result.pv));
             }
             report(&self.info(depth, result.score, &result.pv));
@@ -205,7 +222,21 @@ impl<G: Game> Searcher<G> {
     }
 
     /// With a tablebase, the root is decided by probing each move: no search needed.
+    /// A game that chooses its root move from its own table (with the repetition rule
+    /// and its own preferences) does so; otherwise each move is probed here.
     fn probe_root(&mut self, root: &G, moves: &[G::Move]) -> Option<Outcome<G::Move>> {
+        if let Some(choice) = root.probe_root(&self.path) {
+            self.nodes += choice.nodes;
+            return Some(Outcome {
+                best: Some(choice.best),
+                score: Score::from_internal(super::value_to_score(choice.value, 0)),
+                pv: choice.pv,
+                proven: Some(choice.value),
+                nodes: self.nodes,
+                depth: 1,
+                note: choice.note,
+            });
+        }
         let value = root.probe()?;
         let mut best: Option<(i32, G::Move)> = None;
         for &mv in moves {
@@ -240,6 +271,7 @@ impl<G: Game> Searcher<G> {
             proven: Some(value),
             nodes: self.nodes,
             depth: 1,
+            note: None,
         })
     }
 
@@ -285,6 +317,9 @@ impl<G: Game> Searcher<G> {
         let hash = state.hash();
         if ply > 0 {
             if state.repetition_rule() && self.repeats(hash) {
+                // A draw by the path taken, not by the position: never a proof, so
+                // nothing above it is stored as proven.
+                self.horizon += 1;
                 return 0;
             }
             if let Some(value) = state.probe() {
@@ -364,7 +399,7 @@ impl<G: Game> Searcher<G> {
             let flips = child.side_to_move() != us;
             let quiet = key < 1 << 24;
             // Late moves in deep nodes are first searched one ply shallower.
-            let reduction = if index >= 3 && depth >= 3 && quiet {
+            let reduction = if self.reductions && index >= 3 && depth >= 3 && quiet {
                 1
             } else {
                 0

@@ -93,4 +93,6 @@ pub struct Outcome<M> {
     pub proven: Option<Value>,
     pub nodes: u64,
     pub depth: u32,
+    /// A remark from a game's table for an `info string` line (`tablebase draw`).
+    pub note: Option<String>,
 }

@@ -30,6 +30,9 @@ pub trait Engine: Send {
     fn new_game(&mut self);
     /// Resizes the transposition table.
     fn set_hash(&mut self, mib: usize);
+    /// Starts building the game's built-in tables in the background, if it has any
+    /// (see [`Game::prepare_tables`]).
+    fn prepare_tables(&self);
     /// Starts `go` on a worker thread that prints its `info` lines and exactly one
     /// `bestmove` (none for perft) to `out`. Returns the thread, or runs the job on the
     /// calling thread and returns `None` if no thread could be started.
@@ -217,6 +220,10 @@ impl<G: Game> Engine for GameEngine<G> {
         lock(&self.searcher).set_hash(mib);
     }
 
+    fn prepare_tables(&self) {
+        G::prepare_tables();
+    }
+
     fn go(
         &mut self,
         go: Go,
@@ -236,9 +243,15 @@ impl<G: Game> Engine for GameEngine<G> {
                     budget: time::budget(&limits, side, settings.move_overhead_ms),
                     solve: false,
                 };
+                // Without a clock (depth, nodes, infinite), wait for a table being built
+                // in the background, so that the answer does not depend on timing.
+                if search_limits.budget.hard.is_none() {
+                    G::await_tables(&stop);
+                }
                 run_search(&record, &searcher, search_limits, settings, &stop, &out);
             }
             Go::Solve => {
+                G::await_tables(&stop);
                 let search_limits = SearchLimits {
                     solve: true,
                     ..SearchLimits::default()
@@ -299,6 +312,9 @@ fn run_search<G: Game>(
             started.elapsed()
         );
         best = result.best;
+        if let Some(note) = result.note {
+            out.send(Response::InfoString(note));
+        }
         if limits.solve
             && let Some(value) = result.proven
             && !stop.load(Ordering::Relaxed)

@@ -131,7 +131,12 @@ impl Session {
         };
         self.reap_finished_search();
         match command {
-            Command::IsReady => self.out.send(Response::ReadyOk),
+            Command::IsReady => {
+                // Tables (the Neutreeko tablebase) build in the background from the
+                // first `isready` on, never earlier (UGI rule).
+                self.engine.prepare_tables();
+                self.out.send(Response::ReadyOk);
+            }
             Command::Stop => self.stop_search(),
             Command::Quit => {
                 self.stop_search();
@@ -217,9 +222,16 @@ impl Session {
                     self.out.send(Response::Error(error));
                 }
             }
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => {
+                self.engine.prepare_tables();
+                self.go(go);
+            }
             Command::Bench { depth } => {
+                // The bench signature must not depend on whether a table is built yet.
+                let tablebase = games::neutreeko::tablebase::enabled();
+                games::neutreeko::tablebase::set_enabled(false);
                 let report = crate::bench::run(depth, &|line| self.out.send(line));
+                games::neutreeko::tablebase::set_enabled(tablebase);
                 self.out.send(Response::Text(report.summary()));
             }
             Command::IsReady
@@ -278,6 +290,11 @@ impl Session {
                 min: 0,
                 max: OVERHEAD_MAX,
             },
+            // The Neutreeko tablebase: built and used only when on.
+            OptionLine::Check {
+                name: "Tablebase".to_string(),
+                default: games::neutreeko::tablebase::enabled(),
+            },
         ];
         let mut seen: Vec<&str> = Vec::new();
         let order = std::iter::once(self.game()).chain(games::NAMES.iter().copied());
@@ -329,6 +346,13 @@ impl Session {
             }
             "moveoverhead" => {
                 self.move_overhead_ms = spin("MoveOverhead", value_text, 0, OVERHEAD_MAX)? as u64;
+                return Ok(());
+            }
+            "tablebase" => {
+                let on = OptionKind::Check { default: true }
+                    .parse_value(value_text)
+                    .map_err(|why| format!("bad value for Tablebase: {why}"))?;
+                games::neutreeko::tablebase::set_enabled(on != 0);
                 return Ok(());
             }
             _ => {}

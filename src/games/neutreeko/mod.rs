@@ -8,17 +8,22 @@
 //! - The mover wins with its three pieces adjacent in a row, column or diagonal.
 //! - Threefold repetition is a draw. A side to move with no legal move loses.
 //!
+//! Perfect play: [`tablebase`] solves the whole game in memory (under a second) on a
+//! background thread once the engine asks for it; `probe` and `probe_root` answer from it
+//! when it is ready and the `Tablebase` option is on.
+//!
 //! Representation: one 25-bit bitboard per colour, square index `rank * 5 + file`
 //! (`a1` = 0, `e5` = 24). The hash is a mix of both bitboards and the side to move,
 //! so it is the same however the position was reached.
 
 mod eval;
+pub mod tablebase;
 
 use std::sync::OnceLock;
 
 use crate::game::{
-    FenError, Game, MoveError, OptionSpec, Outcome, Player, fen_tail, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionSpec, Outcome, Player, RootProbe, Value, fen_tail,
+    format_fen_board, parse_fen_board, plain_diagram, read_square, square_name,
 };
 
 /// Board side length.
@@ -357,6 +362,22 @@ impl Game for Neutreeko {
             })
             .collect();
         plain_diagram(&rows)
+    }
+
+    fn probe(&self) -> Option<Value> {
+        tablebase::ready()?.probe(self)
+    }
+
+    fn probe_root(&self, history: &[u64]) -> Option<RootProbe<Move>> {
+        tablebase::ready()?.choose(self, history)
+    }
+
+    fn prepare_tables() {
+        tablebase::request();
+    }
+
+    fn await_tables(stop: &std::sync::atomic::AtomicBool) {
+        tablebase::wait(stop);
     }
 
     fn count_moves(&self) -> u64 {
