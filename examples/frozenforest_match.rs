@@ -114,7 +114,7 @@ impl Game for Tuned {
         FrozenForest::option_specs()
     }
     fn config(values: &[i64]) -> Result<Config, String> {
-        <FrozenForest as Game>::config(values)
+        FrozenForest::config(values)
     }
     fn start(config: &Config) -> Self {
         Tuned {

@@ -678,3 +678,14 @@ fn the_ply_count_does_not_change_the_hash() {
     let d = fen("10/10/10/10/4t5/4y5/10/4M5/10/10 m 9");
     assert_ne!(a.hash(), d.hash());
 }
+
+#[test]
+fn the_trees_option_builds_configs_and_rejects_others() {
+    assert_eq!(FrozenForest::config(&[7]), Ok(Config { trees: 7 }));
+    assert!(FrozenForest::config(&[3]).is_err());
+    assert!(FrozenForest::config(&[11]).is_err());
+    assert!(FrozenForest::config(&[]).is_err());
+    assert_eq!(FrozenForest::option_specs()[0].name, "Trees");
+    assert_eq!(default_config::<FrozenForest>(), Config { trees: 10 });
+    assert_eq!(start(7).options(), Config { trees: 7 });
+}

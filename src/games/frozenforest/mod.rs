@@ -136,7 +136,9 @@ impl FrozenForest {
         (self.mina != NONE).then_some(self.mina as usize)
     }
 
-    pub fn config(&self) -> Config {
+    /// The options this position is played under (named so as not to shadow
+    /// [`Game::config`]).
+    pub fn options(&self) -> Config {
         self.config
     }
 
