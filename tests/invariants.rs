@@ -288,3 +288,11 @@ invariants!(talpa_4, Talpa, [4], 300, Some(16));
 invariants!(talpa_6, Talpa, [6], 100, Some(36));
 invariants!(talpa_8, Talpa, [8], 50, Some(64));
 invariants!(talpa_10, Talpa, [10], 20, Some(100));
+
+use tabuleiro::games::frozenforest::FrozenForest;
+
+// Trees. Yuki eats a tree a turn and Mina always has a cell to stop on or loses:
+// a game is shorter than twice the trees plus the two placements.
+invariants!(frozenforest_10, FrozenForest, [10], 60, Some(2 * 100 + 3));
+invariants!(frozenforest_7, FrozenForest, [7], 100, Some(2 * 49 + 3));
+invariants!(frozenforest_4, FrozenForest, [4], 200, Some(2 * 16 + 3));

@@ -7,12 +7,13 @@
 
 use crate::game::Game;
 
+pub mod frozenforest;
 pub mod linetris;
 pub mod neutreeko;
 pub mod talpa;
 
 /// The names of the implemented games, in the order the `Game` option lists them.
-pub const NAMES: &[&str] = &["linetris", "talpa", "neutreeko"];
+pub const NAMES: &[&str] = &["linetris", "talpa", "frozenforest", "neutreeko"];
 
 /// The game the engine starts with.
 pub const DEFAULT: &str = "neutreeko";
@@ -29,6 +30,7 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     match name.to_ascii_lowercase().as_str() {
         "linetris" => Some(visitor.visit::<linetris::Linetris>()),
         "talpa" => Some(visitor.visit::<talpa::Talpa>()),
+        "frozenforest" => Some(visitor.visit::<frozenforest::FrozenForest>()),
         "neutreeko" => Some(visitor.visit::<neutreeko::Neutreeko>()),
         _ => None,
     }

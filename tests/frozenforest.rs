@@ -1,0 +1,691 @@
+//! Frozen Forest: perft against the data file, a naive second move generator, the rules
+//! cases of the issue, round trips and random games.
+
+use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
+use tabuleiro::games::frozenforest::sight::{CELLS, tables};
+use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase};
+use tabuleiro::perft::{perft, perft_full};
+
+fn start(trees: u8) -> FrozenForest {
+    FrozenForest::start(&Config { trees })
+}
+
+fn fen(text: &str) -> FrozenForest {
+    match FrozenForest::from_fen(&default_config::<FrozenForest>(), text) {
+        Ok(position) => position,
+        Err(why) => panic!("{text}: {why}"),
+    }
+}
+
+fn move_names(position: &FrozenForest) -> Vec<String> {
+    let mut moves = Vec::new();
+    position.generate_moves(&mut moves);
+    let mut names: Vec<String> = moves.iter().map(|&mv| position.format_move(mv)).collect();
+    names.sort();
+    names
+}
+
+fn play(position: &mut FrozenForest, text: &str) {
+    match position.legal_move(text) {
+        Ok(mv) => position.play(mv),
+        Err(why) => panic!("{text} in {}: {why}", position.fen()),
+    }
+}
+
+/// A tiny deterministic generator (xorshift64*), so random games repeat exactly.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The naive generator: plain 2D arrays, a plain gcd walk for sight, strings for moves.
+// ---------------------------------------------------------------------------------
+
+#[derive(Clone)]
+struct Naive {
+    /// `tree[file][rank]`.
+    tree: [[bool; 10]; 10],
+    yuki: Option<(i32, i32)>,
+    mina: Option<(i32, i32)>,
+    yuki_to_move: bool,
+}
+
+fn naive_gcd(a: i32, b: i32) -> i32 {
+    if b == 0 { a.abs() } else { naive_gcd(b, a % b) }
+}
+
+impl Naive {
+    fn start(trees: usize) -> Naive {
+        let offset = (10 - trees) / 2;
+        let mut tree = [[false; 10]; 10];
+        // Offset from the left, and from the top: rows from the top are ranks 9, 8, …
+        for from_top in offset..offset + trees {
+            for column in tree.iter_mut().skip(offset).take(trees) {
+                column[9 - from_top] = true;
+            }
+        }
+        Naive {
+            tree,
+            yuki: None,
+            mina: None,
+            yuki_to_move: true,
+        }
+    }
+
+    fn is_tree(&self, (f, r): (i32, i32)) -> bool {
+        self.tree[f as usize][r as usize]
+    }
+
+    /// Whether a tree hides `to` from `from`: walk the gcd lattice line.
+    fn hidden(&self, from: (i32, i32), to: (i32, i32)) -> bool {
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let g = naive_gcd(dx.abs(), dy.abs());
+        (1..g).any(|k| self.is_tree((from.0 + k * dx / g, from.1 + k * dy / g)))
+    }
+
+    fn on_board((f, r): (i32, i32)) -> bool {
+        (0..10).contains(&f) && (0..10).contains(&r)
+    }
+
+    fn moves(&self) -> Vec<(i32, i32)> {
+        let all: Vec<(i32, i32)> = (0..10).flat_map(|f| (0..10).map(move |r| (f, r))).collect();
+        let dirs = [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ];
+        let mut out = Vec::new();
+        match (self.yuki, self.mina, self.yuki_to_move) {
+            (None, _, true) => out.extend(all.iter().filter(|&&c| self.is_tree(c))),
+            (Some(y), None, false) => {
+                out.extend(
+                    all.iter()
+                        .filter(|&&c| self.is_tree(c) && self.hidden(y, c)),
+                );
+            }
+            (Some(y), Some(m), true) => {
+                for (df, dr) in dirs {
+                    let c = (y.0 + df, y.1 + dr);
+                    if Self::on_board(c) && self.is_tree(c) && c != m && !self.hidden(c, m) {
+                        out.push(c);
+                    }
+                }
+            }
+            (Some(y), Some(m), false) => {
+                for (df, dr) in dirs {
+                    let mut c = (m.0 + df, m.1 + dr);
+                    while Self::on_board(c) {
+                        if c != y && self.hidden(y, c) {
+                            out.push(c);
+                        }
+                        c = (c.0 + df, c.1 + dr);
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn name((f, r): (i32, i32)) -> String {
+        format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    }
+
+    fn move_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.moves().into_iter().map(Self::name).collect();
+        names.sort();
+        names
+    }
+
+    fn play(&mut self, c: (i32, i32)) {
+        if self.yuki_to_move {
+            self.yuki = Some(c);
+            self.tree[c.0 as usize][c.1 as usize] = false;
+        } else {
+            self.mina = Some(c);
+        }
+        self.yuki_to_move = !self.yuki_to_move;
+    }
+
+    /// The board part of the FEN, written plainly.
+    fn board(&self) -> String {
+        let mut ranks = Vec::new();
+        for r in (0..10).rev() {
+            let mut text = String::new();
+            let mut run = 0;
+            for f in 0..10 {
+                let c = if self.yuki == Some((f, r)) {
+                    Some('y')
+                } else if self.mina == Some((f, r)) {
+                    Some(if self.is_tree((f, r)) { 'M' } else { 'm' })
+                } else if self.is_tree((f, r)) {
+                    Some('t')
+                } else {
+                    None
+                };
+                match c {
+                    None => run += 1,
+                    Some(c) => {
+                        if run > 0 {
+                            text += &run.to_string();
+                            run = 0;
+                        }
+                        text.push(c);
+                    }
+                }
+            }
+            if run > 0 {
+                text += &run.to_string();
+            }
+            ranks.push(text);
+        }
+        ranks.join("/")
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves()
+            .into_iter()
+            .map(|c| {
+                let mut child = self.clone();
+                child.play(c);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+/// Walks both generators together, comparing the move lists and the boards at every
+/// node down to `depth`.
+fn compare_tree(naive: &Naive, position: &FrozenForest, depth: u32) {
+    let board = position.fen().split(' ').next().unwrap_or("").to_string();
+    assert_eq!(naive.board(), board);
+    let names = naive.move_names();
+    assert_eq!(
+        names,
+        move_names(position),
+        "moves differ in {}",
+        position.fen()
+    );
+    assert_eq!(names.is_empty(), position.outcome().is_some());
+    if depth == 0 {
+        return;
+    }
+    for c in naive.moves() {
+        let mut n = naive.clone();
+        n.play(c);
+        let mut p = *position;
+        play(&mut p, &Naive::name(c));
+        compare_tree(&n, &p, depth - 1);
+    }
+}
+
+#[test]
+fn naive_generator_agrees_on_small_forests() {
+    for trees in 4..=10u8 {
+        let depth = if trees <= 6 { 4 } else { 3 };
+        compare_tree(&Naive::start(trees as usize), &start(trees), depth);
+    }
+}
+
+#[test]
+fn naive_perft_matches_bulk_and_full_perft() {
+    for trees in 4..=10u8 {
+        let depth = if trees <= 5 { 5 } else { 4 };
+        let naive = Naive::start(trees as usize).perft(depth);
+        assert_eq!(naive, perft(&start(trees), depth), "Trees {trees}");
+        assert_eq!(naive, perft_full(&start(trees), depth), "Trees {trees}");
+    }
+}
+
+#[test]
+fn naive_generator_agrees_along_random_games() {
+    let mut rng = Rng(0x5eed_f0e5);
+    for game in 0..300 {
+        let trees = 4 + (game % 7) as u8;
+        let mut naive = Naive::start(trees as usize);
+        let mut position = start(trees);
+        loop {
+            let names = naive.move_names();
+            assert_eq!(names, move_names(&position), "in {}", position.fen());
+            if names.is_empty() {
+                break;
+            }
+            let pick = naive.moves()[rng.below(names.len())];
+            naive.play(pick);
+            play(&mut position, &Naive::name(pick));
+        }
+        // The side to move has no move and lost.
+        let loser = position.side_to_move();
+        assert_eq!(position.outcome(), Some(Outcome::Win(loser.other())));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Perft data file.
+// ---------------------------------------------------------------------------------
+
+fn perft_cases() -> Vec<(u8, u32, u64)> {
+    let text = include_str!("data/perft_frozenforest.txt");
+    let cases: Vec<(u8, u32, u64)> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 3, "bad line {line:?}");
+            (
+                fields[0].parse().expect("trees"),
+                fields[1].parse().expect("depth"),
+                fields[2].parse().expect("count"),
+            )
+        })
+        .collect();
+    assert!(cases.len() >= 40);
+    cases
+}
+
+/// Leaf counts above this run only in the ignored test.
+const CI_CAP: u64 = 5_000_000;
+
+#[test]
+fn perft_matches_the_data_file() {
+    let mut checked = 0;
+    for (trees, depth, expected) in perft_cases() {
+        if expected <= CI_CAP {
+            assert_eq!(
+                perft(&start(trees), depth),
+                expected,
+                "Trees {trees} depth {depth}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 35);
+}
+
+#[test]
+#[ignore = "slow: every line of the data file (run with --release --ignored)"]
+fn perft_matches_the_data_file_in_full() {
+    for (trees, depth, expected) in perft_cases() {
+        assert_eq!(
+            perft(&start(trees), depth),
+            expected,
+            "Trees {trees} depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn known_counts_of_the_full_forest() {
+    let full = start(10);
+    assert_eq!(perft(&full, 1), 100);
+    assert_eq!(perft(&full, 2), 3_688);
+}
+
+// ---------------------------------------------------------------------------------
+// Rules cases.
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn mina_placements_42_from_a_corner_35_from_e5() {
+    for corner in ["a1", "a10", "j1", "j10"] {
+        let mut position = start(10);
+        play(&mut position, corner);
+        assert_eq!(position.phase(), Phase::PlaceMina);
+        assert_eq!(position.count_moves(), 42, "Yuki on {corner}");
+    }
+    let mut position = start(10);
+    play(&mut position, "e5");
+    assert_eq!(position.count_moves(), 35);
+    assert_eq!(
+        position.fen(),
+        "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttttyttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt m 1"
+    );
+    // None of the 8 neighbours or the 8 knight cells of e5 is a placement.
+    let names = move_names(&position);
+    for near in [
+        "d4", "d5", "d6", "e4", "e6", "f4", "f5", "f6", "c4", "c6", "g4", "g6", "d3", "f3", "d7",
+        "f7",
+    ] {
+        assert!(
+            !names.contains(&near.to_string()),
+            "{near} is visible from e5"
+        );
+    }
+    assert!(names.contains(&"e7".to_string()) && names.contains(&"g7".to_string()));
+}
+
+#[test]
+fn adjacent_and_knight_pairs_always_see_each_other() {
+    let t = tables();
+    let full = start(10);
+    for a in 0..CELLS {
+        for b in 0..CELLS {
+            let (fa, ra) = ((a % 10) as i32, (a / 10) as i32);
+            let (fb, rb) = ((b % 10) as i32, (b / 10) as i32);
+            let (dx, dy) = ((fb - fa).abs(), (rb - ra).abs());
+            let close = dx.max(dy) == 1 || (dx.min(dy) == 1 && dx.max(dy) == 2);
+            if close {
+                assert!(full.sees(a, b), "{a} {b}");
+                assert_eq!(t.between[a][b], 0);
+            }
+            // Under a full forest, sight is exactly coprime offsets.
+            if a != b {
+                let g = {
+                    let (mut x, mut y) = (dx, dy);
+                    while y != 0 {
+                        (x, y) = (y, x % y);
+                    }
+                    x
+                };
+                assert_eq!(full.sees(a, b), g == 1, "{a} {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_tree_exactly_between_blocks_and_snow_never_blocks() {
+    // Yuki on c3, trees on c4 and c5: Mina can be placed only on c5 (behind c4).
+    let position = fen("10/10/10/10/10/2t7/2t7/2y7/10/10 m 1");
+    assert_eq!(move_names(&position), ["c5"]);
+    // Without the tree on c4 only snow lies between: no hidden tree, Mina loses.
+    let position = fen("10/10/10/10/10/2t7/10/2y7/10/10 m 1");
+    assert_eq!(move_names(&position), Vec::<String>::new());
+    assert_eq!(position.outcome(), Some(Outcome::Win(Player::P1)));
+    // The gcd lattice: from a1 to c5 (2, 4) only b3 lies on the line.
+    let open = fen("10/10/10/10/10/2t7/10/10/10/y9 m 1");
+    assert!(open.sees(0, 42));
+    let blocked = fen("10/10/10/10/10/2t7/10/1t8/10/y9 m 1");
+    assert!(!blocked.sees(0, 42));
+    assert_eq!(move_names(&blocked), ["c5"]);
+    // Trees near the line but off the lattice (a2, b2, a3, c4, b4) do not block.
+    let near = fen("10/10/10/10/10/2t7/1tt7/t9/tt8/y9 m 1");
+    assert!(near.sees(0, 42));
+    // A tree two cells down a long diagonal blocks everything beyond it.
+    let diagonal = fen("10/10/10/10/10/10/10/2t7/10/y9 m 1");
+    for cell in [33, 44, 55, 66, 77, 88, 99] {
+        assert!(!diagonal.sees(0, cell));
+    }
+    assert!(diagonal.sees(0, 11));
+}
+
+#[test]
+fn the_tree_mina_leaves_blocks_after_her_move() {
+    // Yuki on a1 (snow), Mina on a tree on a2, nothing else: she is visible now, and
+    // every slide up the a-file puts the tree she leaves between them.
+    let mut position = fen("10/10/10/10/10/10/10/10/M9/y9 m 5");
+    assert!(position.sees(0, 10));
+    assert_eq!(
+        move_names(&position),
+        ["a10", "a3", "a4", "a5", "a6", "a7", "a8", "a9"]
+    );
+    play(&mut position, "a3");
+    assert_eq!(position.fen(), "10/10/10/10/10/10/10/m9/t9/y9 y 6");
+    assert!(!position.sees(0, 20));
+    // Yuki may eat that tree: from a2 Mina is next to him.
+    assert_eq!(move_names(&position), ["a2"]);
+}
+
+#[test]
+fn mina_may_slide_over_yuki_but_not_stop_on_him() {
+    // Mina on e3, Yuki on e5, a tree on e6: sliding up she passes Yuki to e7 … e10.
+    let position = fen("10/10/10/10/4t5/4y5/10/4m5/10/10 m 9");
+    let names = move_names(&position);
+    for beyond in ["e7", "e8", "e9", "e10"] {
+        assert!(names.contains(&beyond.to_string()), "{beyond}: {names:?}");
+    }
+    assert!(matches!(
+        position.legal_move("e5"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        position.legal_move("e4"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        position.legal_move("e6"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert_eq!(names, ["e10", "e7", "e8", "e9"]);
+}
+
+#[test]
+fn yuki_may_not_step_onto_mina() {
+    // Mina on a tree next to Yuki; the only other tree is d4 (Mina visible from it).
+    let position = fen("10/10/10/10/4M5/4y5/3t6/10/10/10 y 9");
+    assert_eq!(move_names(&position), ["d4"]);
+    assert!(matches!(
+        position.legal_move("e6"),
+        Err(MoveError::Illegal(_))
+    ));
+    // Without d4 Yuki has no move at all and loses.
+    let stuck = fen("10/10/10/10/4M5/4y5/10/10/10/10 y 9");
+    assert_eq!(stuck.count_moves(), 0);
+    assert_eq!(stuck.outcome(), Some(Outcome::Win(Player::P2)));
+}
+
+#[test]
+fn yuki_steps_only_where_mina_stays_visible() {
+    // Yuki on a1, trees on a2 and b1 and b2, Mina on a tree on c3 (b2 between a1 and c3).
+    // From a2 the offset is (2, 1): visible. From b1, (1, 2): visible. From b2 Mina is
+    // adjacent: visible. All three are legal.
+    let position = fen("10/10/10/10/10/10/10/2M7/tt8/yt8 y 3");
+    assert_eq!(move_names(&position), ["a2", "b1", "b2"]);
+    // Mina on e5 instead (offset from b2 is (3, 3): c3, d4 between; c3 now a tree).
+    let position = fen("10/10/10/10/10/4M5/10/2t7/tt8/yt8 y 3");
+    // From a2: (4, 3) visible; from b1: (3, 4) visible; from b2: (3, 3) through c3 (tree).
+    assert_eq!(move_names(&position), ["a2", "b1"]);
+}
+
+#[test]
+fn the_end_comes_when_a_side_has_no_move() {
+    // Mina with no hidden destination loses.
+    let mina_stuck = fen("10/10/10/10/10/4m5/10/4y5/10/10 m 12");
+    assert_eq!(mina_stuck.count_moves(), 0);
+    assert_eq!(mina_stuck.outcome(), Some(Outcome::Win(Player::P1)));
+    assert!(matches!(
+        mina_stuck.legal_move("e6"),
+        Err(MoveError::GameOver(_))
+    ));
+    // Yuki on snow with no tree around loses.
+    let yuki_stuck = fen("10/10/10/10/10/m9/10/4y5/10/9t y 12");
+    assert_eq!(yuki_stuck.outcome(), Some(Outcome::Win(Player::P2)));
+    let mut moves = Vec::new();
+    yuki_stuck.generate_moves(&mut moves);
+    assert!(moves.is_empty());
+    // A live position has no outcome.
+    let mut position = start(10);
+    assert_eq!(position.outcome(), None);
+    play(&mut position, "e5");
+    assert_eq!(position.outcome(), None);
+    // A forest with no tree left: Yuki cannot even be placed.
+    let bare = fen("10/10/10/10/10/10/10/10/10/10 y 0");
+    assert_eq!(bare.outcome(), Some(Outcome::Win(Player::P2)));
+}
+
+#[test]
+fn query_trees_counts_what_yuki_ate() {
+    let mut position = start(10);
+    assert_eq!(position.query("trees").as_deref(), Some("0"));
+    play(&mut position, "a1");
+    assert_eq!(position.query("trees").as_deref(), Some("1"));
+    play(&mut position, "c3");
+    assert_eq!(position.query("trees").as_deref(), Some("1"));
+    // a1 → b2 would face c3 through nothing (adjacent): legal.
+    play(&mut position, "b2");
+    assert_eq!(position.query("trees").as_deref(), Some("2"));
+    // With Trees 4, counted from 16.
+    let mut small = start(4);
+    play(&mut small, "d4");
+    assert_eq!(small.query("trees").as_deref(), Some("1"));
+    assert_eq!(small.trees_eaten(), 1);
+    // A FEN is read under the config's Trees option: 100 − 97 trees on the board
+    // (Mina's tree counts as a tree).
+    let from_fen = fen(
+        "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/t2ttttttt/yttttttttt y 4",
+    );
+    assert_eq!(from_fen.query("trees").as_deref(), Some("3"));
+    assert_eq!(position.query("nothing"), None);
+}
+
+// ---------------------------------------------------------------------------------
+// Notation, FEN, hashing.
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn bad_fens_are_errors() {
+    let config = default_config::<FrozenForest>();
+    for bad in [
+        "",
+        "10/10/10/10/10/10/10/10/10/10",
+        "10/10/10/10/10/10/10/10/10/10 x",
+        "10/10/10/10/10/10/10/10/10 y",
+        "10/10/10/10/10/10/10/10/10/9 y",
+        "10/10/10/10/10/10/10/10/10/11 y",
+        "10/10/10/10/10/10/10/10/10/9q y",
+        "10/10/10/10/10/10/10/10/10/yy8 m",
+        "10/10/10/10/10/10/10/10/10/ymM7 y",
+        "10/10/10/10/10/10/10/10/10/m9 y",
+        "10/10/10/10/10/10/10/10/10/10 m",
+        "10/10/10/10/10/10/10/10/10/y9 y",
+        "10/10/10/10/10/10/10/10/10/ym8 y -1",
+        "10/10/10/10/10/10/10/10/10/ym8 y 1 2",
+        "5/5/5/5/5 y",
+        "10/10/10/10/10/10/10/10/10/10/10 y",
+        "00/10/10/10/10/10/10/10/10/10 y",
+    ] {
+        assert!(
+            FrozenForest::from_fen(&config, bad).is_err(),
+            "{bad:?} accepted"
+        );
+    }
+}
+
+#[test]
+fn bad_moves_are_errors() {
+    let position = start(10);
+    for bad in [
+        "", "e", "k1", "a11", "a0", "e5e6", "E5", "5e", "e5 ", "0000", "é5",
+    ] {
+        assert!(
+            matches!(position.parse_move(bad), Err(MoveError::Syntax(_))),
+            "{bad:?} accepted"
+        );
+    }
+    let small = start(4);
+    assert!(matches!(small.legal_move("a1"), Err(MoveError::Illegal(_))));
+    assert!(small.legal_move("d4").is_ok());
+    assert_eq!(position.format_move(Move(99)), "j10");
+    assert_eq!(position.parse_move("j10"), Ok(Move(99)));
+}
+
+#[test]
+fn mangled_fens_never_panic() {
+    let mut rng = Rng(42);
+    let alphabet = b"tymM0123456789/ x-";
+    let base = "tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttttMttttt/tttttyyttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt y 2";
+    let config = default_config::<FrozenForest>();
+    for _ in 0..5000 {
+        let mut bytes = base.as_bytes().to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(bytes.len());
+            match rng.below(3) {
+                0 => bytes[at] = alphabet[rng.below(alphabet.len())],
+                1 => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at, alphabet[rng.below(alphabet.len())]),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(position) = FrozenForest::from_fen(&config, &text) {
+            // Whatever was accepted is a position the engine can work with.
+            let again = FrozenForest::from_fen(&config, &position.fen()).expect("round trip");
+            assert_eq!(again, position);
+            let _ = position.outcome();
+            let _ = position.evaluate();
+        }
+    }
+}
+
+#[test]
+fn fen_moves_and_hashes_round_trip_over_random_games() {
+    let mut rng = Rng(7);
+    let mut seen: std::collections::HashMap<u64, String> = std::collections::HashMap::new();
+    for game in 0..200 {
+        let trees = 4 + (game % 7) as u8;
+        let config = Config { trees };
+        let mut position = start(trees);
+        loop {
+            let text = position.fen();
+            let again = FrozenForest::from_fen(&config, &text).expect("own FEN");
+            assert_eq!(again, position);
+            assert_eq!(again.fen(), text);
+            assert_eq!(position.hash(), again.hash());
+            assert_eq!(position.hash(), position.hash_from_scratch());
+            // Equal (board, side) ⇔ equal hash, over everything seen so far.
+            let key = text
+                .rsplit_once(' ')
+                .map(|(k, _)| k.to_string())
+                .unwrap_or_default();
+            if let Some(other) = seen.insert(position.hash(), key.clone()) {
+                assert_eq!(other, key, "hash collision");
+            }
+            let mut moves = Vec::new();
+            position.generate_moves(&mut moves);
+            assert_eq!(moves.len() as u64, position.count_moves());
+            for &mv in &moves {
+                let name = position.format_move(mv);
+                assert_eq!(position.parse_move(&name), Ok(mv));
+                assert_eq!(position.legal_move(&name), Ok(mv));
+            }
+            if moves.is_empty() {
+                assert!(position.outcome().is_some());
+                break;
+            }
+            let eval = position.evaluate();
+            assert!(eval.abs() < 20_000);
+            let plies = position.plies();
+            position.play(moves[rng.below(moves.len())]);
+            assert_eq!(position.plies(), plies + 1);
+        }
+    }
+    assert!(seen.len() > 2000);
+}
+
+#[test]
+fn the_ply_count_does_not_change_the_hash() {
+    let a = fen("10/10/10/10/4t5/4y5/10/4m5/10/10 m 9");
+    let b = fen("10/10/10/10/4t5/4y5/10/4m5/10/10 m 31");
+    assert_eq!(a.hash(), b.hash());
+    let c = fen("10/10/10/10/4t5/4y5/10/4m5/10/10 y 9");
+    assert_ne!(a.hash(), c.hash());
+    let d = fen("10/10/10/10/4t5/4y5/10/4M5/10/10 m 9");
+    assert_ne!(a.hash(), d.hash());
+}
+
+#[test]
+fn the_trees_option_builds_configs_and_rejects_others() {
+    assert_eq!(FrozenForest::config(&[7]), Ok(Config { trees: 7 }));
+    assert!(FrozenForest::config(&[3]).is_err());
+    assert!(FrozenForest::config(&[11]).is_err());
+    assert!(FrozenForest::config(&[]).is_err());
+    assert_eq!(FrozenForest::option_specs()[0].name, "Trees");
+    assert_eq!(default_config::<FrozenForest>(), Config { trees: 10 });
+    assert_eq!(start(7).options(), Config { trees: 7 });
+}
