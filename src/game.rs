@@ -472,7 +472,10 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
         }
         flush(&mut digits, &mut row)?;
         if row.is_empty() {
-            return Err(FenError(format!("rank {} of the board is empty", index + 1)));
+            return Err(FenError(format!(
+                "rank {} of the board is empty",
+                index + 1
+            )));
         }
         rows.push(row);
         if rows.len() > 32 {

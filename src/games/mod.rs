@@ -7,10 +7,11 @@
 
 use crate::game::Game;
 
+pub mod fabrik;
 pub mod neutreeko;
 
 /// The names of the implemented games, in the order the `Game` option lists them.
-pub const NAMES: &[&str] = &["neutreeko"];
+pub const NAMES: &[&str] = &["fabrik", "neutreeko"];
 
 /// The game the engine starts with.
 pub const DEFAULT: &str = "neutreeko";
@@ -25,6 +26,7 @@ pub trait GameVisitor {
 /// such game exists.
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     match name.to_ascii_lowercase().as_str() {
+        "fabrik" => Some(visitor.visit::<fabrik::Fabrik>()),
         "neutreeko" => Some(visitor.visit::<neutreeko::Neutreeko>()),
         _ => None,
     }

@@ -170,7 +170,10 @@ impl Game for Neutreeko {
             None => unreachable!("start squares are constants"),
         };
         Neutreeko {
-            pieces: [bit("b1") | bit("d1") | bit("c4"), bit("b5") | bit("d5") | bit("c2")],
+            pieces: [
+                bit("b1") | bit("d1") | bit("c4"),
+                bit("b5") | bit("d5") | bit("c2"),
+            ],
             side: Player::P1,
             plies: 0,
         }
@@ -393,19 +396,27 @@ mod tests {
         let b1 = position.parse_move("b1b4").unwrap();
         assert!(position.legal_move("b1b4").is_ok());
         // b1 upwards: b2, b3, b4, then b5 is white: stops on b4, never b2 or b3.
-        assert!(matches!(position.legal_move("b1b2"), Err(MoveError::Illegal(_))));
+        assert!(matches!(
+            position.legal_move("b1b2"),
+            Err(MoveError::Illegal(_))
+        ));
         assert_eq!(position.format_move(b1), "b1b4");
         // c4 down is blocked at once by... c3 empty, c2 white: stops on c3.
         assert!(position.legal_move("c4c3").is_ok());
-        assert!(matches!(position.parse_move("b1f1"), Err(MoveError::Syntax(_))));
-        assert!(matches!(position.parse_move("b1b4x"), Err(MoveError::Syntax(_))));
+        assert!(matches!(
+            position.parse_move("b1f1"),
+            Err(MoveError::Syntax(_))
+        ));
+        assert!(matches!(
+            position.parse_move("b1b4x"),
+            Err(MoveError::Syntax(_))
+        ));
     }
 
     #[test]
     fn three_adjacent_in_a_line_wins_for_the_mover() {
         // Black b1, d1 and a piece that slides to c1 from c4... c2 is white; use a FEN.
-        let position =
-            Neutreeko::from_fen(&(), "w3w/5/2b2/5/1b1bw b 10").unwrap();
+        let position = Neutreeko::from_fen(&(), "w3w/5/2b2/5/1b1bw b 10").unwrap();
         let mut after = position;
         // c3 slides down to c1 (c2 empty): b1 c1 d1.
         let mv = position.legal_move("c3c1").unwrap();

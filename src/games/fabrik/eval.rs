@@ -1,0 +1,413 @@
+//! Fabrik evaluation: lines, and which squares the workers let a side reach.
+//!
+//! - *Reach*: the squares where the side to move can place a stone this turn, after
+//!   any relocation ([`reach`]; exact, computed per square from the geometry).
+//! - *Completion squares*: empty (or worker) squares that would finish a line of
+//!   `LineLength` for a colour. A completion square of the side to move inside its reach
+//!   is a win now; the opponent's completion squares are threats the side to move must
+//!   block with a stone or hide from the workers, and two of them are usually too many.
+//! - *Windows*: every segment of `LineLength` squares holding stones of one colour only
+//!   scores for that colour by how many it holds (open and half-open runs score in
+//!   several windows, dead ones in none); workers do not kill a window (they move).
+
+use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
+use super::{Fabrik, Move, MoveKind, Phase, two_squares};
+use crate::game::{Game, Player};
+use std::cell::RefCell;
+
+/// Score of a window holding `k` stones of one colour, by line length 4 and 5.
+const WINDOW_4: [i32; 4] = [0, 2, 14, 60];
+const WINDOW_5: [i32; 5] = [0, 1, 6, 30, 90];
+/// The side to move has a completion square it can reach: it wins at once.
+pub const WIN_NOW: i32 = 10_000;
+/// The opponent has two or more completion squares, one has.
+const DOUBLE_THREAT: i32 = 1_500;
+const SINGLE_THREAT: i32 = 120;
+/// Each opponent completion square the side to move cannot reach (cannot block by
+/// placing there).
+const UNBLOCKABLE: i32 = 400;
+/// The move.
+const TEMPO: i32 = 10;
+
+/// The squares where the side to move can place a stone this turn (after any worker
+/// relocation allowed in this phase).
+///
+/// In the play phase a square `s` (empty, or a worker's square that worker leaves) is
+/// reachable by moving worker `m` while `f` stays exactly when `f` is aligned with `s`
+/// with no stone between them, and `s` has a neighbour that is empty (or is `m` itself)
+/// and not on the way to `f`: `m` goes there (or stays) and sees `s`.
+pub fn reach(position: &Fabrik) -> Bb {
+    match position.phase() {
+        Phase::Workers => 0,
+        Phase::Choose | Phase::FirstStone => position.placeable(),
+        Phase::Play => {
+            let g = geometry();
+            let stones = position.stones[0] | position.stones[1];
+            let empty = position.empty();
+            let (a, b) = two_squares(position.workers);
+            let mut reach = 0;
+            for (moved, fixed) in [(a, b), (b, a)] {
+                let landing = empty | bit(moved);
+                // Candidates: squares the fixed worker sees once `moved` is gone.
+                for s in super::squares(g.sight(fixed, stones) & (empty | bit(moved))) {
+                    if g.neighbours[s] & landing & !g.between(s, fixed) != 0 {
+                        reach |= bit(s);
+                    }
+                }
+            }
+            reach
+        }
+    }
+}
+
+/// The squares `step(set, d)`: those whose neighbour in direction `d` is in `set`.
+#[inline(always)]
+fn step(set: Bb, d: usize, board: Bb) -> Bb {
+    const FILE_0: Bb = {
+        let mut m = 0;
+        let mut r = 0;
+        while r < STRIDE {
+            m |= 1 << (r * STRIDE);
+            r += 1;
+        }
+        m
+    };
+    const FILE_10: Bb = FILE_0 << (STRIDE - 1);
+    let (df, dr) = DIRECTIONS[d];
+    // s + d ∈ set ⇔ s ∈ set shifted back by d; drop squares that wrap around a rank.
+    let delta = df + dr * STRIDE as i32;
+    let source = match df {
+        1 => set & !FILE_0,   // a stone on file 0 is nobody's east neighbour
+        -1 => set & !FILE_10, // a stone on file 10 is nobody's west neighbour
+        _ => set,
+    };
+    let shifted = if delta > 0 {
+        source >> delta
+    } else {
+        source << (-delta)
+    };
+    shifted & board
+}
+
+/// Squares (empty or workers) where a stone of the colour `own` makes a line of
+/// `length`.
+pub fn completions(own: Bb, open: Bb, board: Bb, length: usize) -> Bb {
+    let mut result = 0;
+    for d in 0..4 {
+        // ahead[k]: squares followed by k own stones in direction d; behind: opposite.
+        let mut ahead = [board; 5];
+        let mut behind = [board; 5];
+        for k in 1..length {
+            ahead[k] = step(own, d, board) & step(ahead[k - 1], d, board);
+            behind[k] = step(own, d + 4, board) & step(behind[k - 1], d + 4, board);
+        }
+        for k in 0..length {
+            result |= ahead[k] & behind[length - 1 - k];
+        }
+    }
+    result & open
+}
+
+/// The number of windows (segments of `length` squares in one of the 4 line
+/// directions, inside the board) that hold exactly `k` stones of `own` and none of
+/// `theirs`, for each `k`.
+///
+/// Bit-sliced: for each direction, the count of each window is added up in three bit
+/// planes indexed by the window's first square, so it takes a few popcounts per
+/// direction instead of one or two per window.
+pub fn window_counts(own: Bb, theirs: Bb, board: Bb, length: usize) -> [u32; 6] {
+    let mut counts = [0; 6];
+    for d in 0..4 {
+        let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
+        let mut clear = board;
+        let mut stones = own;
+        let mut free = board & !theirs;
+        for i in 0..length {
+            // Add the plane "square i of the window is own" to the counters.
+            let carry0 = c0 & stones;
+            c0 ^= stones;
+            let carry1 = c1 & carry0;
+            c1 ^= carry0;
+            c2 |= carry1;
+            clear &= free;
+            if i + 1 < length {
+                stones = step(stones, d, board);
+                free = step(free, d, board);
+            }
+        }
+        for (k, count) in counts.iter_mut().enumerate().skip(1) {
+            let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
+            *count += (clear & plane(c0, 0) & plane(c1, 1) & plane(c2, 2)).count_ones();
+        }
+    }
+    counts
+}
+
+fn window_score(position: &Fabrik, player: Player) -> i32 {
+    let length = position.line_length() as usize;
+    let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
+    let counts = window_counts(
+        position.stones(player),
+        position.stones(player.other()),
+        position.board(),
+        length,
+    );
+    (1..table.len()).map(|k| table[k] * counts[k] as i32).sum()
+}
+
+/// Evaluation from the side to move's point of view.
+pub fn evaluate(position: &Fabrik) -> i32 {
+    if position.phase() != Phase::Play {
+        return 0;
+    }
+    let us = position.side_to_move();
+    let them = us.other();
+    let length = position.line_length() as usize;
+    let board = position.board();
+    let open = position.empty() | position.workers();
+    let reach = reach(position);
+    let ours = completions(position.stones(us), open, board, length);
+    if ours & reach != 0 {
+        return WIN_NOW;
+    }
+    let theirs = completions(position.stones(them), open, board, length);
+    let mut score = TEMPO + window_score(position, us) - window_score(position, them);
+    match theirs.count_ones() {
+        0 => {}
+        1 => score -= SINGLE_THREAT,
+        _ => score -= DOUBLE_THREAT,
+    }
+    score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
+    score += SINGLE_THREAT / 2 * ours.count_ones().min(2) as i32;
+    score.clamp(-WIN_NOW + 1, WIN_NOW - 1)
+}
+
+/// Per-position data for move ordering, cached for the last position seen on this
+/// thread (search asks for the hint of every move of one position in a row).
+struct HintCache {
+    hash: u64,
+    board: Bb,
+    /// The line value of placing on each square.
+    value: [i32; SQUARES],
+    /// Squares placeable without relocating.
+    here: Bb,
+}
+
+thread_local! {
+    static HINTS: RefCell<HintCache> = const {
+        RefCell::new(HintCache { hash: 0, board: 0, value: [0; SQUARES], here: 0 })
+    };
+}
+
+/// The ordering value of a stone of the side to move on `square`: lines it makes
+/// longer and opposing lines it cuts.
+fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
+    let us = position.side_to_move();
+    let own = position.stones(us);
+    let theirs = position.stones(us.other());
+    let length = position.line_length();
+    let mut value = 0;
+    for d in 0..4 {
+        let made = 1 + g.run(square, d, own) + g.run(square, d + 4, own);
+        let cut = g.run(square, d, theirs) + g.run(square, d + 4, theirs);
+        value += if made >= length {
+            1_000_000
+        } else {
+            (made * made) as i32 * 10
+        };
+        value += if cut + 1 >= length {
+            100_000
+        } else {
+            (cut * cut) as i32 * 8
+        };
+    }
+    value
+}
+
+/// Ordering hint: placements that make or block long lines first; among moves placing
+/// on the same square, those that need no relocation (or need it to place there at
+/// all) before relocations that could have been skipped.
+pub fn order_hint(position: &Fabrik, mv: Move) -> i32 {
+    match mv.kind() {
+        MoveKind::Pass => 0,
+        MoveKind::Worker => {
+            // Central squares first.
+            let size = position.size() as i32;
+            let (f, r) = ((mv.square() % STRIDE) as i32, (mv.square() / STRIDE) as i32);
+            -((2 * f - size + 1).abs() + (2 * r - size + 1).abs())
+        }
+        kind => HINTS.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            let hash = position.hash();
+            if cache.hash != hash || cache.board != position.board() || cache.board == 0 {
+                let g = geometry();
+                cache.hash = hash;
+                cache.board = position.board();
+                cache.here = position.placeable();
+                for square in 0..SQUARES {
+                    cache.value[square] = 0;
+                }
+                let open = position.empty() | position.workers();
+                for square in super::squares(open & board_mask(position.size())) {
+                    cache.value[square] = line_value(g, position, square);
+                }
+            }
+            let value = cache.value[mv.square()];
+            if kind == MoveKind::Relocate && cache.here & bit(mv.square()) != 0 {
+                value - 50
+            } else {
+                value
+            }
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::default_config;
+
+    fn position(fen: &str) -> Fabrik {
+        Fabrik::from_fen(&default_config::<Fabrik>(), fen).unwrap()
+    }
+
+    /// The reach computed by enumerating every legal move.
+    fn reach_by_moves(position: &Fabrik) -> Bb {
+        let mut moves = Vec::new();
+        position.generate_moves(&mut moves);
+        moves
+            .iter()
+            .filter(|mv| mv.kind() != MoveKind::Pass)
+            .fold(0, |set, mv| set | bit(mv.square()))
+    }
+
+    #[test]
+    fn reach_matches_the_moves() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut checked = 0;
+        for game in 0..40 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 5,
+            };
+            let mut state = Fabrik::start(&config);
+            let mut moves = Vec::new();
+            while state.outcome().is_none() {
+                if state.phase() != Phase::Workers {
+                    assert_eq!(reach(&state), reach_by_moves(&state), "{}", state.fen());
+                    checked += 1;
+                }
+                moves.clear();
+                state.generate_moves(&mut moves);
+                let mv = moves[rng.random_range(0..moves.len())];
+                state.play(mv);
+            }
+        }
+        assert!(checked > 500);
+    }
+
+    #[test]
+    fn completions_find_gaps_and_ends() {
+        // Black x on c5 d5 e5 f5 (rank 5) on 11x11: completion squares b5 and g5.
+        let p = position("11/11/11/11/11/11/2xxxx5/11/11/w10/w3oooo3 o 8");
+        let board = p.board();
+        let open = p.empty() | p.workers();
+        let done = completions(p.stones(Player::P1), open, board, 5);
+        let names: Vec<String> = super::super::squares(done)
+            .map(super::super::name)
+            .collect();
+        assert_eq!(names, vec!["b5", "g5"]);
+        // White o on e1..h1: d1 and i1.
+        let done = completions(p.stones(Player::P2), open, board, 5);
+        let names: Vec<String> = super::super::squares(done)
+            .map(super::super::name)
+            .collect();
+        assert_eq!(names, vec!["d1", "i1"]);
+        // No wrap-around: stones on j1 k1 and a2 b2 c2 do not combine.
+        let wrap = position("o1o1o1o1o2/11/11/11/11/w10/11/11/11/xxx8/8wxx o 0");
+        let open = wrap.empty() | wrap.workers();
+        let done = completions(wrap.stones(Player::P1), open, wrap.board(), 5);
+        assert_eq!(done, 0);
+    }
+
+    /// Window counts by walking every window square by square.
+    fn window_counts_naive(p: &Fabrik, player: Player) -> [u32; 6] {
+        let size = p.size() as i32;
+        let length = p.line_length() as i32;
+        let mut counts = [0; 6];
+        for square in 0..SQUARES {
+            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
+            for &(df, dr) in &DIRECTIONS[..4] {
+                let cells: Vec<(i32, i32)> =
+                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
+                if cells
+                    .iter()
+                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                {
+                    continue;
+                }
+                let at = |x: i32, y: i32, set: Bb| set & bit((y * STRIDE as i32 + x) as usize) != 0;
+                if cells
+                    .iter()
+                    .any(|&(x, y)| at(x, y, p.stones(player.other())))
+                {
+                    continue;
+                }
+                let k = cells
+                    .iter()
+                    .filter(|&&(x, y)| at(x, y, p.stones(player)))
+                    .count();
+                counts[k] += 1;
+            }
+        }
+        counts[0] = 0;
+        counts
+    }
+
+    #[test]
+    fn window_counts_match_a_plain_count() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(9);
+        for game in 0..20 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 4 + (game % 2) as u8,
+            };
+            let mut state = Fabrik::start(&config);
+            let mut moves = Vec::new();
+            while state.outcome().is_none() {
+                for player in [Player::P1, Player::P2] {
+                    let fast = window_counts(
+                        state.stones(player),
+                        state.stones(player.other()),
+                        state.board(),
+                        state.line_length() as usize,
+                    );
+                    let mut fast = fast;
+                    fast[0] = 0;
+                    assert_eq!(fast, window_counts_naive(&state, player), "{}", state.fen());
+                }
+                moves.clear();
+                state.generate_moves(&mut moves);
+                state.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        // An empty 11x11 board has 4 * 7 * 11 + ... windows of 5 with no stone: none scored.
+        let empty = Fabrik::start(&default_config::<Fabrik>());
+        assert_eq!(window_counts(0, 0, empty.board(), 5)[1], 0);
+        // One stone in the centre lies in 5 windows per direction.
+        let one = window_counts(bit(60), 0, empty.board(), 5);
+        assert_eq!(one[1], 20);
+    }
+
+    #[test]
+    fn a_reachable_completion_square_is_a_win_now() {
+        // Black to move with four in a row and the workers seeing b5 and g5.
+        let p = position("11/11/11/11/11/11/2xxxx5/11/11/1w9/w3oooo3 x 8");
+        assert_eq!(evaluate(&p), WIN_NOW);
+        // The same with white to move: white must stop two completion squares.
+        let p = position("11/11/11/11/11/11/2xxxx5/11/11/1w9/w3ooo4 o 7");
+        assert!(evaluate(&p) < -1000, "{}", evaluate(&p));
+    }
+}
