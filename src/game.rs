@@ -198,6 +198,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The game's name in the protocol (`neutreeko`).
     const NAME: &'static str;
 
+    /// The search depth `bench` uses for this game's positions.
+    const BENCH_DEPTH: u32 = 6;
+
     /// The game's options, in a fixed order.
     fn option_specs() -> &'static [OptionSpec];
 

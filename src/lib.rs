@@ -14,6 +14,10 @@
 //! assert_eq!(tabuleiro::perft::perft(&start, 1), 14);
 //! ```
 
+pub mod bench;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
+pub mod search;
+pub mod session;

@@ -102,7 +102,7 @@ pub(crate) fn tables() -> &'static Tables {
 
 /// Whether three pieces stand adjacent in a line.
 pub fn is_three_in_a_row(pieces: u32) -> bool {
-    tables().lines.iter().any(|&line| pieces & line == line)
+    tables().lines.iter().any(|&line| line & !pieces == 0)
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -155,6 +155,7 @@ impl Game for Neutreeko {
     type Config = ();
 
     const NAME: &'static str = "neutreeko";
+    const BENCH_DEPTH: u32 = 10;
 
     fn option_specs() -> &'static [OptionSpec] {
         &[]

@@ -1,0 +1,122 @@
+//! `bench`: a deterministic node count over fixed positions of every game.
+//!
+//! For each game: the start position and positions a fixed pseudo-random playout
+//! reaches, each searched from a cleared table to the game's `BENCH_DEPTH` (or the
+//! depth given). The total node count is the engine's signature: it changes only
+//! when search or move generation behaviour changes.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, default_config};
+use crate::games::{self, GameVisitor};
+use crate::protocol::response::Response;
+use crate::search::{SearchLimits, Searcher};
+
+/// Plies of the playouts that give each game's bench positions.
+const PLAYOUT_PLIES: [u32; 4] = [0, 3, 6, 11];
+/// Transposition table for bench, MiB.
+const BENCH_HASH_MIB: usize = 16;
+
+/// The totals of a bench run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BenchReport {
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl BenchReport {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+
+    /// The closing line: `N nodes M nps`.
+    pub fn summary(&self) -> String {
+        format!("{} nodes {} nps", self.nodes, self.nps())
+    }
+}
+
+/// A tiny deterministic generator (xorshift64*), so bench does not depend on `rand`.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// The bench positions of game `G`.
+pub fn positions<G: Game>() -> Vec<G> {
+    let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let start = G::start(&default_config::<G>());
+    let mut result = Vec::new();
+    let mut state = start;
+    let mut played = 0;
+    let mut moves = Vec::new();
+    for &target in &PLAYOUT_PLIES {
+        while played < target {
+            moves.clear();
+            state.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let pick = (rng.next() % moves.len() as u64) as usize;
+            state.play(moves[pick]);
+            played += 1;
+        }
+        if state.outcome().is_none() {
+            result.push(state.clone());
+        }
+    }
+    result
+}
+
+struct BenchGame<'a> {
+    depth: Option<u32>,
+    report: &'a dyn Fn(Response),
+}
+
+impl GameVisitor for BenchGame<'_> {
+    type Output = BenchReport;
+    fn visit<G: Game>(self) -> BenchReport {
+        let mut total = BenchReport::default();
+        let depth = self.depth.unwrap_or(G::BENCH_DEPTH);
+        let positions = positions::<G>();
+        for state in &positions {
+            let mut searcher = Searcher::<G>::new(BENCH_HASH_MIB);
+            searcher.prepare();
+            let limits = SearchLimits {
+                depth: Some(depth),
+                ..SearchLimits::default()
+            };
+            let stop = Arc::new(AtomicBool::new(false));
+            let started = Instant::now();
+            let outcome = searcher.search(state, &[state.hash()], limits, stop, &mut |_| {});
+            total.elapsed += started.elapsed();
+            total.nodes += outcome.nodes;
+        }
+        (self.report)(Response::InfoString(format!(
+            "bench {}: {} positions, depth {depth}, {} nodes",
+            G::NAME,
+            positions.len(),
+            total.nodes
+        )));
+        total
+    }
+}
+
+/// Runs bench over every game, reporting a line per game to `report`.
+pub fn run(depth: Option<u32>, report: &dyn Fn(Response)) -> BenchReport {
+    let mut total = BenchReport::default();
+    for name in games::NAMES {
+        if let Some(part) = games::visit(name, BenchGame { depth, report }) {
+            total.nodes += part.nodes;
+            total.elapsed += part.elapsed;
+        }
+    }
+    total
+}

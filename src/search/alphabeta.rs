@@ -1,0 +1,484 @@
+//! Iterative-deepening principal-variation search, generic over the game.
+//!
+//! Turns do not always alternate in every game, so a child's score is negated only
+//! when the side to move changed. Positions repeated on the path (including the
+//! game's history) score as draws in games with a repetition rule. A count of
+//! heuristic leaves tells which values are proven: a subtree that met none is an
+//! exact game value, stored in the table as such and trusted at any depth.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::tt::{Bound, PROVEN, Tt};
+use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, SearchLimits};
+use crate::game::{Game, Outcome as GameOutcome, Value};
+
+/// Killer moves kept per ply.
+const KILLERS: usize = 2;
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 64;
+
+/// A searcher for one game. It keeps its transposition table between searches.
+pub struct Searcher<G: Game> {
+    tt: Tt<G::Move>,
+    hash_mib: usize,
+    /// Whether `tt` has been allocated at `hash_mib` yet.
+    table_ready: bool,
+    // Per search:
+    stop: Arc<AtomicBool>,
+    stopped: bool,
+    started: Instant,
+    hard: Option<Duration>,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: usize,
+    horizon: u64,
+    path: Vec<u64>,
+    move_buffers: Vec<Vec<G::Move>>,
+    order_buffers: Vec<Vec<(i32, G::Move)>>,
+    killers: Vec<[Option<G::Move>; KILLERS]>,
+    pv_table: Vec<Vec<G::Move>>,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a transposition table of `hash_mib` MiB (allocated on the first
+    /// search, so that creating one is cheap).
+    pub fn new(hash_mib: usize) -> Self {
+        Searcher {
+            tt: Tt::new(0),
+            hash_mib,
+            table_ready: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            stopped: false,
+            started: Instant::now(),
+            hard: None,
+            node_limit: u64::MAX,
+            nodes: 0,
+            seldepth: 0,
+            horizon: 0,
+            path: Vec::new(),
+            move_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            order_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            killers: vec![[None; KILLERS]; MAX_PLY + 1],
+            pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    /// Changes the table size (its contents are lost).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib;
+        self.tt = Tt::new(0);
+        self.table_ready = false;
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
+    }
+
+    /// Allocates the transposition table now rather than on the first search (so that
+    /// benchmarks do not time the allocation).
+    pub fn prepare(&mut self) {
+        self.ensure_table();
+    }
+
+    fn ensure_table(&mut self) {
+        if !self.table_ready {
+            self.tt = Tt::new(self.hash_mib);
+            self.table_ready = true;
+        }
+    }
+
+    /// Searches `root` whose game so far had the position hashes `history` (the root's
+    /// own hash last), reporting each completed iteration to `report`.
+    pub fn search(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Outcome<G::Move> {
+        self.ensure_table();
+        self.tt.new_search();
+        self.stop = stop;
+        self.stopped = false;
+        self.started = Instant::now();
+        self.hard = limits.budget.hard;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.horizon = 0;
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        if self.path.last() != Some(&root.hash()) {
+            self.path.push(root.hash());
+        }
+        self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
+
+        let mut root_moves = Vec::new();
+        if root.outcome().is_none() {
+            root.generate_moves(&mut root_moves);
+        }
+        let mut result = Outcome {
+            best: root_moves.first().copied(),
+            score: Score::Cp(0),
+            pv: Vec::new(),
+            proven: None,
+            nodes: 0,
+            depth: 0,
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        if limits.solve
+            && let Some(solution) = root.solve(&self.stop)
+        {
+            result.best = solution.best.or(result.best);
+            result.proven = Some(solution.value);
+            result.nodes = solution.nodes;
+            result.score = Score::from_internal(super::value_to_score(solution.value, 0));
+            result.pv = result.best.into_iter().collect();
+            result.depth = solution.value.plies();
+            report(&self.info(result.depth, result.score, &result.pv));
+            return result;
+        }
+        if let Some(outcome) = self.probe_root(root, &root_moves) {
+            let info = self.info(1, outcome.score, &outcome.pv);
+            report(&info);
+            return outcome;
+        }
+
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32)
+            .clamp(1, MAX_PLY as u32);
+        let single_reply = root_moves.len() == 1 && limits.depth.is_none() && !limits.solve;
+        for depth in 1..=max_depth {
+            let horizon_before = self.horizon;
+            let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
+            if self.stopped {
+                // A partial iteration whose first move was searched in full still has a
+                // trustworthy best move: the PV's first move.
+                if let Some(&first) = self.pv_table[0].first()
+                    && result.depth > 0
+                {
+                    result.best = Some(first);
+                }
+                break;
+            }
+            let pv = self.pv_table[0].clone();
+            result.best = pv.first().copied().or(result.best);
+            result.score = Score::from_internal(score);
+            result.pv = pv;
+            result.depth = depth;
+            let exact = self.horizon == horizon_before;
+            if exact || score.abs() > MATE_BOUND {
+                result.proven = Some(self.value_of(score, &result.pv));
+            }
+            report(&self.info(depth, result.score, &result.pv));
+            if result.proven.is_some() || single_reply {
+                break;
+            }
+            if let Some(soft) = limits.budget.soft
+                && self.started.elapsed() >= soft / 2
+            {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The value of a proven root score: wins and losses carry their distance; a draw
+    /// carries the length of its principal variation.
+    fn value_of(&self, score: i32, pv: &[G::Move]) -> Value {
+        if score > MATE_BOUND {
+            Value::Win((MATE - score) as u32)
+        } else if score < -MATE_BOUND {
+            Value::Loss((MATE + score) as u32)
+        } else {
+            Value::Draw(pv.len() as u32)
+        }
+    }
+
+    /// With a tablebase, the root is decided by probing each move: no search needed.
+    fn probe_root(&mut self, root: &G, moves: &[G::Move]) -> Option<Outcome<G::Move>> {
+        let value = root.probe()?;
+        let mut best: Option<(i32, G::Move)> = None;
+        for &mv in moves {
+            let mut child = root.clone();
+            child.play(mv);
+            self.nodes += 1;
+            let score = match child.outcome() {
+                Some(GameOutcome::Draw) => 0,
+                Some(GameOutcome::Win(p)) if p == root.side_to_move() => MATE - 1,
+                Some(GameOutcome::Win(_)) => -(MATE - 1),
+                None => {
+                    let inner = super::value_to_score(child.probe()?, 1);
+                    if child.side_to_move() == root.side_to_move() {
+                        inner
+                    } else {
+                        -inner
+                    }
+                }
+            };
+            // Repeating a position is never better than the draw it may become.
+            let repeats = root.repetition_rule() && self.path.contains(&child.hash());
+            let score = if repeats { score.min(0) } else { score };
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, mv));
+            }
+        }
+        let (score, mv) = best?;
+        Some(Outcome {
+            best: Some(mv),
+            score: Score::from_internal(score),
+            pv: vec![mv],
+            proven: Some(value),
+            nodes: self.nodes,
+            depth: 1,
+        })
+    }
+
+    fn info(&self, depth: u32, score: Score, pv: &[G::Move]) -> Info<G::Move> {
+        Info {
+            depth,
+            seldepth: (self.seldepth as u32).max(depth.min(MAX_PLY as u32)),
+            score,
+            nodes: self.nodes,
+            time: self.started.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: pv.to_vec(),
+        }
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.nodes.is_multiple_of(CLOCK_INTERVAL)
+            && let Some(hard) = self.hard
+            && self.started.elapsed() >= hard
+        {
+            self.stopped = true;
+        }
+    }
+
+    fn negamax(&mut self, state: &G, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_table[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        let us = state.side_to_move();
+        if let Some(outcome) = state.outcome() {
+            return match outcome {
+                GameOutcome::Draw => 0,
+                GameOutcome::Win(p) if p == us => MATE - ply as i32,
+                GameOutcome::Win(_) => -(MATE - ply as i32),
+            };
+        }
+        let hash = state.hash();
+        if ply > 0 {
+            if state.repetition_rule() && self.repeats(hash) {
+                return 0;
+            }
+            if let Some(value) = state.probe() {
+                return super::value_to_score(value, ply);
+            }
+        }
+        if ply >= MAX_PLY {
+            self.horizon += 1;
+            return state.evaluate();
+        }
+        if depth <= 0 {
+            self.horizon += 1;
+            return state.evaluate();
+        }
+
+        // Mate distance pruning: no score here can beat a win on the spot.
+        let alpha_floor = -(MATE - ply as i32);
+        let beta_ceiling = MATE - ply as i32 - 1;
+        let (alpha_in, beta) = (alpha.max(alpha_floor), beta.min(beta_ceiling));
+        alpha = alpha_in;
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(hash) {
+            tt_move = entry.mv;
+            let score = score_from_tt(i32::from(entry.score), ply);
+            let deep_enough = entry.depth == PROVEN || i32::from(entry.depth) >= depth;
+            if ply > 0 && deep_enough {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    if entry.depth != PROVEN && score.abs() <= MATE_BOUND {
+                        self.horizon += 1;
+                    }
+                    return score;
+                }
+            }
+        }
+
+        let horizon_before = self.horizon;
+        let original_alpha = alpha;
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
+        moves.clear();
+        state.generate_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_buffers[ply] = moves;
+            self.order_buffers[ply] = ordered;
+            // Cannot happen for games that report no-move losses in `outcome`.
+            return -(MATE - ply as i32);
+        }
+        ordered.clear();
+        let killers = self.killers[ply];
+        ordered.extend(moves.iter().map(|&mv| {
+            let key = if Some(mv) == tt_move {
+                1 << 30
+            } else if killers.contains(&Some(mv)) {
+                1 << 24
+            } else {
+                state.order_hint(mv)
+            };
+            (key, mv)
+        }));
+        ordered.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        self.path.push(hash);
+        for (index, &(key, mv)) in ordered.iter().enumerate() {
+            let mut child = state.clone();
+            child.play(mv);
+            let flips = child.side_to_move() != us;
+            let quiet = key < 1 << 24;
+            // Late moves in deep nodes are first searched one ply shallower.
+            let reduction = if index >= 3 && depth >= 3 && quiet {
+                1
+            } else {
+                0
+            };
+            let mut score;
+            if index == 0 {
+                score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, beta);
+            } else {
+                score = self.child_score(
+                    &child,
+                    flips,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    alpha,
+                    alpha + 1,
+                );
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, alpha + 1);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, beta);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv_table.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if alpha >= beta {
+                    if quiet && !killers.contains(&Some(mv)) {
+                        let slot = &mut self.killers[ply];
+                        slot[1] = slot[0];
+                        slot[0] = Some(mv);
+                    }
+                    break;
+                }
+            }
+        }
+        self.path.pop();
+        self.move_buffers[ply] = moves;
+        self.order_buffers[ply] = ordered;
+        if self.stopped {
+            return 0;
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if self.horizon == horizon_before {
+            PROVEN
+        } else {
+            depth.clamp(0, i32::from(PROVEN) - 1) as u8
+        };
+        self.tt.store(
+            hash,
+            best_move,
+            score_to_tt(best_score, ply),
+            stored_depth,
+            bound,
+        );
+        best_score
+    }
+
+    fn child_score(
+        &mut self,
+        child: &G,
+        flips: bool,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if flips {
+            -self.negamax(child, depth, ply, -beta, -alpha)
+        } else {
+            self.negamax(child, depth, ply, alpha, beta)
+        }
+    }
+
+    /// Whether `hash` occurred earlier in the game or on the search path.
+    fn repeats(&self, hash: u64) -> bool {
+        self.path.iter().rev().any(|&h| h == hash)
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,96 @@
+//! Search: generic iterative-deepening alpha-beta over any [`Game`].
+//!
+//! - [`alphabeta`]: the searcher (PVS negamax, transposition table, killers,
+//!   repetition draws inside the search, mate distances, proofs for `go solve`).
+//! - [`tt`]: the transposition table.
+//! - [`time`]: soft and hard time budgets from the `go` limits.
+//!
+//! Nothing here prints: the searcher reports each iteration through a callback with
+//! an [`Info`], and the session turns it into protocol text.
+
+pub mod alphabeta;
+pub mod time;
+pub mod tt;
+
+use std::time::Duration;
+
+pub use alphabeta::Searcher;
+
+use crate::game::Value;
+
+/// Scores above this (in absolute value) are wins or losses at a known distance.
+pub const MATE: i32 = 30_000;
+/// The smallest score that still means a forced win.
+pub const MATE_BOUND: i32 = MATE - 2_000;
+/// Beyond every score.
+pub const INFINITY: i32 = 31_000;
+/// The deepest the search ever goes, in plies from the root.
+pub const MAX_PLY: usize = 250;
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centi-units from the side to move's point of view.
+    Cp(i32),
+    /// A forced end in this many plies: positive when the side to move wins.
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score (mates as `MATE - plies`).
+    pub fn from_internal(score: i32) -> Score {
+        if score > MATE_BOUND {
+            Score::Mate(MATE - score)
+        } else if score < -MATE_BOUND {
+            Score::Mate(-(MATE + score))
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+/// The internal score of a proven value, seen from `ply` plies below the root.
+pub fn value_to_score(value: Value, ply: usize) -> i32 {
+    match value {
+        Value::Win(n) => MATE - ply as i32 - n as i32,
+        Value::Loss(n) => -(MATE - ply as i32 - n as i32),
+        Value::Draw(_) => 0,
+    }
+}
+
+/// What one iteration (or a final summary) found, for `info` lines.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Info<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<M>,
+}
+
+/// The limits of one search, in the searcher's terms.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SearchLimits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub budget: time::Budget,
+    /// Search until the root value is proven (`go solve`).
+    pub solve: bool,
+}
+
+/// The result of a search.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Outcome<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best: Option<M>,
+    /// The last reported score.
+    pub score: Score,
+    /// The principal variation of the last completed iteration.
+    pub pv: Vec<M>,
+    /// The exact value when the search proved it.
+    pub proven: Option<Value>,
+    pub nodes: u64,
+    pub depth: u32,
+}

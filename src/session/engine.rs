@@ -1,0 +1,351 @@
+//! The engine for one game, behind one object-safe trait: the session makes one
+//! dynamic call per command, and everything below is compiled per game.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::output::Output;
+use crate::game::{Game, Outcome, Player, Record, Value};
+use crate::games::GameVisitor;
+use crate::perft;
+use crate::protocol::response::{InfoLine, InfoScore, Response};
+use crate::protocol::{Go, Query, StartPosition};
+use crate::search::{Info, Score, SearchLimits, Searcher, time};
+
+/// What the session needs from the engine of the current game.
+pub trait Engine: Send {
+    /// The game's protocol name.
+    fn game_name(&self) -> &'static str;
+    /// Sets the position. On a bad FEN nothing changes; on an illegal move the position
+    /// becomes the legal prefix, forfeited by the side that tried the move (SPEC §3).
+    /// Either way the error text is returned.
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String>;
+    /// Answers a `query`.
+    fn query(&self, query: &Query) -> Result<String, String>;
+    /// The `d` text: diagram, FEN and state.
+    fn display(&self) -> String;
+    /// Forgets what earlier searches learnt.
+    fn new_game(&mut self);
+    /// Resizes the transposition table.
+    fn set_hash(&mut self, mib: usize);
+    /// Starts `go` on a worker thread that prints its `info` lines and exactly one
+    /// `bestmove` (none for perft) to `out`. Returns the thread, or runs the job on the
+    /// calling thread and returns `None` if no thread could be started.
+    fn go(
+        &mut self,
+        go: Go,
+        settings: GoSettings,
+        stop: Arc<AtomicBool>,
+        out: Output,
+    ) -> Option<JoinHandle<()>>;
+}
+
+/// Engine settings that a `go` needs besides its limits.
+#[derive(Clone, Copy, Debug)]
+pub struct GoSettings {
+    pub move_overhead_ms: u64,
+    /// Whether `go` was `go infinite`: the bestmove then waits for `stop`.
+    pub infinite: bool,
+}
+
+/// The engine of game `G`.
+pub struct GameEngine<G: Game> {
+    config: G::Config,
+    record: Record<G>,
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: Game> GameEngine<G> {
+    pub fn new(config: G::Config, hash_mib: usize) -> Self {
+        let record = Record::new(G::start(&config));
+        GameEngine {
+            config,
+            record,
+            searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
+        }
+    }
+
+    pub fn record(&self) -> &Record<G> {
+        &self.record
+    }
+}
+
+/// Builds the engine of a game from option values (for [`crate::games::visit`]).
+pub struct BuildEngine {
+    pub values: Vec<i64>,
+    pub hash_mib: usize,
+}
+
+impl GameVisitor for BuildEngine {
+    type Output = Result<Box<dyn Engine>, String>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let config = G::config(&self.values)?;
+        Ok(Box::new(GameEngine::<G>::new(config, self.hash_mib)))
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+fn side_name(player: Player) -> &'static str {
+    match player {
+        Player::P1 => "p1",
+        Player::P2 => "p2",
+    }
+}
+
+/// The moves of a line as text, each formatted in the position it is played from.
+pub fn line_text<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
+    let mut state = root.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = state.format_move(mv);
+            state.play(mv);
+            text
+        })
+        .collect()
+}
+
+/// An `info` line for one search report.
+pub fn info_line<G: Game>(root: &G, info: &Info<G::Move>) -> Response {
+    let time_ms = info.time.as_millis() as u64;
+    let nps = if info.time > Duration::ZERO {
+        (info.nodes as f64 / info.time.as_secs_f64()) as u64
+    } else {
+        0
+    };
+    Response::Info(InfoLine {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: match info.score {
+            Score::Cp(cp) => InfoScore::Cp(cp),
+            Score::Mate(plies) => InfoScore::Mate(plies),
+        },
+        nodes: info.nodes,
+        nps,
+        time_ms,
+        hashfull: info.hashfull,
+        pv: line_text(root, &info.pv),
+    })
+}
+
+impl<G: Game> Engine for GameEngine<G> {
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+        let state = match start {
+            StartPosition::StartPos => G::start(&self.config),
+            StartPosition::Fen(fen) => {
+                G::from_fen(&self.config, fen).map_err(|e| format!("position: {e}"))?
+            }
+        };
+        let mut record = Record::new(state);
+        for (index, text) in moves.iter().enumerate() {
+            if let Err(error) = record.play_text(text) {
+                let over = record.outcome().is_some();
+                let mover = side_name(record.state().side_to_move());
+                if !over {
+                    record.forfeit_by_side_to_move();
+                }
+                self.record = record;
+                let consequence = if over {
+                    "the position is the legal prefix".to_string()
+                } else {
+                    format!("the position is the legal prefix and {mover} loses the game")
+                };
+                return Err(format!(
+                    "position: move {} ({text}): {error}; {consequence}",
+                    index + 1
+                ));
+            }
+        }
+        self.record = record;
+        Ok(())
+    }
+
+    fn query(&self, query: &Query) -> Result<String, String> {
+        let state = self.record.state();
+        Ok(match query {
+            Query::GameOver => self.record.outcome().is_some().to_string(),
+            Query::P1Turn => (state.side_to_move() == Player::P1).to_string(),
+            Query::Result => self
+                .record
+                .outcome()
+                .map_or("none", Outcome::as_str)
+                .to_string(),
+            Query::Moves => {
+                let moves = self.record.legal_moves();
+                let texts: Vec<String> = moves.iter().map(|&mv| state.format_move(mv)).collect();
+                texts.join(" ")
+            }
+            Query::Fen => state.fen(),
+            Query::Other(what) => state
+                .query(what)
+                .ok_or_else(|| format!("query: unknown subject '{what}' for {}", G::NAME))?,
+        })
+    }
+
+    fn display(&self) -> String {
+        let state = self.record.state();
+        let status = match self.record.outcome() {
+            Some(outcome) => format!("game over: {outcome}"),
+            None => format!("{} to move", side_name(state.side_to_move())),
+        };
+        format!(
+            "{}\nFen: {}\nGame: {}, ply {}, {status}, hash {:016x}",
+            state.diagram().trim_end(),
+            state.fen(),
+            G::NAME,
+            state.plies(),
+            state.hash()
+        )
+    }
+
+    fn new_game(&mut self) {
+        lock(&self.searcher).clear();
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        lock(&self.searcher).set_hash(mib);
+    }
+
+    fn go(
+        &mut self,
+        go: Go,
+        settings: GoSettings,
+        stop: Arc<AtomicBool>,
+        out: Output,
+    ) -> Option<JoinHandle<()>> {
+        let record = self.record.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let job = move || match go {
+            Go::Perft(depth) => run_perft(&record, depth, &stop, &out),
+            Go::Search(limits) => {
+                let side = record.state().side_to_move();
+                let search_limits = SearchLimits {
+                    depth: limits.depth,
+                    nodes: limits.nodes,
+                    budget: time::budget(&limits, side, settings.move_overhead_ms),
+                    solve: false,
+                };
+                run_search(&record, &searcher, search_limits, settings, &stop, &out);
+            }
+            Go::Solve => {
+                let search_limits = SearchLimits {
+                    solve: true,
+                    ..SearchLimits::default()
+                };
+                run_search(&record, &searcher, search_limits, settings, &stop, &out);
+            }
+        };
+        match std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(job.clone())
+        {
+            Ok(handle) => Some(handle),
+            Err(error) => {
+                log::warn!("could not start a search thread ({error}); searching inline");
+                job();
+                None
+            }
+        }
+    }
+}
+
+fn run_search<G: Game>(
+    record: &Record<G>,
+    searcher: &Mutex<Searcher<G>>,
+    limits: SearchLimits,
+    settings: GoSettings,
+    stop: &Arc<AtomicBool>,
+    out: &Output,
+) {
+    let root = record.state();
+    let mut best = None;
+    if let Some(outcome) = record.outcome() {
+        if limits.solve {
+            let value = match outcome {
+                Outcome::Draw => Value::Draw(0),
+                Outcome::Win(p) if p == root.side_to_move() => Value::Win(0),
+                Outcome::Win(_) => Value::Loss(0),
+            };
+            out.send(solved_line(value));
+        }
+    } else {
+        let mut searcher = lock(searcher);
+        let started = Instant::now();
+        let result = searcher.search(
+            root,
+            record.history(),
+            limits,
+            Arc::clone(stop),
+            &mut |info| {
+                out.send(info_line(root, info));
+            },
+        );
+        log::debug!(
+            "search: {} nodes, depth {}, {:?}",
+            result.nodes,
+            result.depth,
+            started.elapsed()
+        );
+        best = result.best;
+        if limits.solve
+            && let Some(value) = result.proven
+            && !stop.load(Ordering::Relaxed)
+        {
+            out.send(solved_line(value));
+        }
+    }
+    if settings.infinite {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let text = best.map_or_else(|| "0000".to_string(), |mv| root.format_move(mv));
+    out.send(Response::BestMove(text));
+}
+
+fn solved_line(value: Value) -> Response {
+    Response::InfoString(format!("solved {} plies {}", value.word(), value.plies()))
+}
+
+fn run_perft<G: Game>(record: &Record<G>, depth: u32, stop: &AtomicBool, out: &Output) {
+    let root = record.state();
+    let started = Instant::now();
+    let mut moves = Vec::new();
+    if depth > 0 {
+        root.generate_moves(&mut moves);
+    }
+    let mut total = 0u64;
+    for mv in moves {
+        if stop.load(Ordering::Relaxed) {
+            out.send(Response::InfoString("perft stopped".to_string()));
+            return;
+        }
+        let mut child = root.clone();
+        child.play(mv);
+        let count = perft::perft(&child, depth.saturating_sub(1));
+        total += count;
+        out.send(Response::Text(format!("{}: {count}", root.format_move(mv))));
+    }
+    if depth == 0 {
+        total = 1;
+    }
+    let elapsed = started.elapsed();
+    let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    out.send(Response::Text(format!("total: {total}")));
+    out.send(Response::InfoString(format!(
+        "perft {depth} nodes {total} time {} nps {nps}",
+        elapsed.as_millis()
+    )));
+}

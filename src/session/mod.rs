@@ -1,0 +1,519 @@
+//! The session: the line loop that turns commands into calls on the engine of the
+//! current game, and owns the search worker.
+//!
+//! - [`Session::handle_line`] carries out one input line; errors become
+//!   `info string error: …` and leave the previous state as it was (except an illegal
+//!   move inside `position`, SPEC §3).
+//! - A search runs on its own thread with an atomic stop flag, so `isready`, `query`,
+//!   `d` and `stop` are answered while it thinks. Any other command first stops the
+//!   running search (whose `bestmove` is then printed), so every `go` gets exactly one.
+//! - [`run`] reads standard input on a reader thread and feeds the session; the end
+//!   of input means `quit`.
+
+pub mod engine;
+pub mod output;
+
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+pub use engine::{BuildEngine, Engine, GoSettings};
+pub use output::Output;
+
+use crate::game::{Game, OptionKind, OptionSpec};
+use crate::games::{self, GameVisitor};
+use crate::protocol::response::{OptionLine, Response};
+use crate::protocol::{Command, Go, parse_command};
+
+/// The engine's name and author for the handshake.
+pub const ENGINE_NAME: &str = concat!("tabuleiro ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the tabuleiro developers";
+
+/// Transposition table size, MiB.
+const HASH_DEFAULT: i64 = 16;
+const HASH_MAX: i64 = 16_384;
+/// Time lost between engine and arena per move, ms.
+const OVERHEAD_DEFAULT: i64 = 10;
+const OVERHEAD_MAX: i64 = 5_000;
+/// Input lines longer than this are rejected (the rest of the line is skipped).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    /// `go infinite` ends only on `stop`; other searches end by themselves.
+    infinite: bool,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// One protocol session.
+pub struct Session {
+    out: Output,
+    engine: Box<dyn Engine>,
+    /// The option values of every game, in the order of its `option_specs`.
+    game_values: HashMap<&'static str, Vec<i64>>,
+    hash_mib: usize,
+    move_overhead_ms: u64,
+    search: Option<RunningSearch>,
+}
+
+/// The option specs of a game (for the option list and validation).
+struct Specs;
+impl GameVisitor for Specs {
+    type Output = &'static [OptionSpec];
+    fn visit<G: Game>(self) -> Self::Output {
+        G::option_specs()
+    }
+}
+
+/// Checks option values against a game's cross-constraints without building anything.
+struct CheckConfig(Vec<i64>);
+impl GameVisitor for CheckConfig {
+    type Output = Result<(), String>;
+    fn visit<G: Game>(self) -> Self::Output {
+        G::config(&self.0).map(|_| ())
+    }
+}
+
+fn specs_of(game: &str) -> &'static [OptionSpec] {
+    games::visit(game, Specs).unwrap_or(&[])
+}
+
+impl Session {
+    /// A session on `game` (a name from [`games::NAMES`]).
+    pub fn new(out: Output, game: &str) -> Result<Session, String> {
+        let name = games::canonical(game).ok_or_else(|| unknown_game(game))?;
+        let game_values: HashMap<&'static str, Vec<i64>> = games::NAMES
+            .iter()
+            .map(|&name| {
+                let values = specs_of(name)
+                    .iter()
+                    .map(|spec| spec.kind.default_value())
+                    .collect();
+                (name, values)
+            })
+            .collect();
+        let engine = build(name, &game_values, HASH_DEFAULT as usize)?;
+        Ok(Session {
+            out,
+            engine,
+            game_values,
+            hash_mib: HASH_DEFAULT as usize,
+            move_overhead_ms: OVERHEAD_DEFAULT as u64,
+            search: None,
+        })
+    }
+
+    /// The name of the current game.
+    pub fn game(&self) -> &'static str {
+        self.engine.game_name()
+    }
+
+    /// Carries out one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        log::debug!("< {line}");
+        let command = match parse_command(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Flow::Continue,
+            Err(error) => {
+                self.out.send(Response::Error(error.to_string()));
+                return Flow::Continue;
+            }
+        };
+        self.reap_finished_search();
+        match command {
+            Command::IsReady => self.out.send(Response::ReadyOk),
+            Command::Stop => self.stop_search(),
+            Command::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            Command::Query(query) => self.reply(self.engine.query(&query).map(Response::Answer)),
+            Command::Display => self.out.send(Response::Text(self.engine.display())),
+            other => {
+                // Everything else changes state or starts work: not during a search. A
+                // search with limits is let finish (so piped scripts run every `go` in
+                // full); `go infinite` is stopped.
+                self.finish_search();
+                self.execute(other);
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    pub fn stop_search(&mut self) {
+        if let Some(mut search) = self.search.take() {
+            search.stop.store(true, Ordering::Relaxed);
+            if let Some(handle) = search.handle.take() {
+                let _ = handle.join();
+            }
+        }
+    }
+
+    /// Lets a search with limits end by itself; stops `go infinite`.
+    pub fn finish_search(&mut self) {
+        match &self.search {
+            Some(search) if search.infinite => self.stop_search(),
+            Some(_) => self.wait_for_search(),
+            None => {}
+        }
+    }
+
+    /// Waits for a running search to end by itself.
+    pub fn wait_for_search(&mut self) {
+        if let Some(handle) = self
+            .search
+            .take()
+            .and_then(|mut search| search.handle.take())
+        {
+            let _ = handle.join();
+        }
+    }
+
+    fn reap_finished_search(&mut self) {
+        if let Some(search) = &self.search
+            && search.handle.as_ref().is_none_or(|h| h.is_finished())
+        {
+            self.wait_for_search();
+        }
+    }
+
+    fn reply(&self, result: Result<Response, String>) {
+        match result {
+            Ok(response) => self.out.send(response),
+            Err(error) => self.out.send(Response::Error(error)),
+        }
+    }
+
+    fn execute(&mut self, command: Command) {
+        match command {
+            Command::Ugi => self.handshake(Response::UgiOk),
+            Command::Uci => self.handshake(Response::UciOk),
+            Command::NewGame => self.engine.new_game(),
+            Command::SetOption { name, value } => {
+                let result = self.set_option(&name, value.as_deref());
+                if let Err(error) = result {
+                    self.out
+                        .send(Response::Error(format!("setoption: {error}")));
+                }
+            }
+            Command::Game(name) => {
+                if let Err(error) = self.select_game(&name) {
+                    self.out.send(Response::Error(format!("game: {error}")));
+                }
+            }
+            Command::Position { start, moves } => {
+                if let Err(error) = self.engine.set_position(&start, &moves) {
+                    self.out.send(Response::Error(error));
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Bench { depth } => {
+                let report = crate::bench::run(depth, &|line| self.out.send(line));
+                self.out.send(Response::Text(report.summary()));
+            }
+            Command::IsReady
+            | Command::Stop
+            | Command::Quit
+            | Command::Query(_)
+            | Command::Display => {}
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        let infinite = matches!(&go, Go::Search(limits) if limits.infinite);
+        let stop = Arc::new(AtomicBool::new(false));
+        let settings = GoSettings {
+            move_overhead_ms: self.move_overhead_ms,
+            infinite,
+        };
+        let handle = self
+            .engine
+            .go(go, settings, Arc::clone(&stop), self.out.clone());
+        self.search = Some(RunningSearch {
+            stop,
+            infinite,
+            handle,
+        });
+    }
+
+    fn handshake(&self, ok: Response) {
+        self.out.send(Response::IdName(ENGINE_NAME.to_string()));
+        self.out.send(Response::IdAuthor(ENGINE_AUTHOR.to_string()));
+        for option in self.option_lines() {
+            self.out.send(Response::Option(option));
+        }
+        self.out.send(ok);
+    }
+
+    /// Every option: the engine's own, then each game option once (an option that
+    /// several games share, such as `Size`, shows the current game's bounds if it has
+    /// it, else the first game's that does).
+    pub fn option_lines(&self) -> Vec<OptionLine> {
+        let mut lines = vec![
+            OptionLine::Combo {
+                name: "Game".to_string(),
+                default: self.game().to_string(),
+                vars: games::NAMES.iter().map(|s| s.to_string()).collect(),
+            },
+            OptionLine::Spin {
+                name: "Hash".to_string(),
+                default: self.hash_mib as i64,
+                min: 1,
+                max: HASH_MAX,
+            },
+            OptionLine::Spin {
+                name: "MoveOverhead".to_string(),
+                default: self.move_overhead_ms as i64,
+                min: 0,
+                max: OVERHEAD_MAX,
+            },
+        ];
+        let mut seen: Vec<&str> = Vec::new();
+        let order = std::iter::once(self.game()).chain(games::NAMES.iter().copied());
+        let mut found: Vec<(&str, OptionSpec, i64)> = Vec::new();
+        for game in order {
+            for (index, spec) in specs_of(game).iter().enumerate() {
+                if seen.iter().any(|s| s.eq_ignore_ascii_case(spec.name)) {
+                    continue;
+                }
+                seen.push(spec.name);
+                let value = self.game_values[game].get(index).copied();
+                found.push((game, *spec, value.unwrap_or(spec.kind.default_value())));
+            }
+        }
+        // Keep a stable order: by the game list, whatever the current game.
+        found.sort_by_key(|(game, _, _)| games::NAMES.iter().position(|g| g == game));
+        for (_, spec, value) in found {
+            lines.push(match spec.kind {
+                OptionKind::Spin { min, max, .. } => OptionLine::Spin {
+                    name: spec.name.to_string(),
+                    default: value,
+                    min,
+                    max,
+                },
+                OptionKind::Check { .. } => OptionLine::Check {
+                    name: spec.name.to_string(),
+                    default: value != 0,
+                },
+            });
+        }
+        lines
+    }
+
+    fn select_game(&mut self, name: &str) -> Result<(), String> {
+        let name = games::canonical(name).ok_or_else(|| unknown_game(name))?;
+        self.engine = build(name, &self.game_values, self.hash_mib)?;
+        Ok(())
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value_text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+        match name.to_ascii_lowercase().as_str() {
+            "game" => return self.select_game(value_text),
+            "hash" => {
+                let mib = spin("Hash", value_text, 1, HASH_MAX)?;
+                self.hash_mib = mib as usize;
+                self.engine.set_hash(self.hash_mib);
+                return Ok(());
+            }
+            "moveoverhead" => {
+                self.move_overhead_ms = spin("MoveOverhead", value_text, 0, OVERHEAD_MAX)? as u64;
+                return Ok(());
+            }
+            _ => {}
+        }
+        // A game option: it belongs to the current game if that game has it; else it
+        // is kept for every game that has it and accepts the value.
+        let current = self.game();
+        let owners: Vec<&'static str> = if specs_of(current)
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(name))
+        {
+            vec![current]
+        } else {
+            games::NAMES
+                .iter()
+                .copied()
+                .filter(|g| {
+                    specs_of(g)
+                        .iter()
+                        .any(|s| s.name.eq_ignore_ascii_case(name))
+                })
+                .collect()
+        };
+        if owners.is_empty() {
+            return Err(format!("unknown option '{name}'"));
+        }
+        let mut accepted = Vec::new();
+        let mut last_error = String::new();
+        for game in owners {
+            match self.checked_values(game, name, value_text) {
+                Ok(values) => accepted.push((game, values)),
+                Err(error) => last_error = error,
+            }
+        }
+        if accepted.is_empty() {
+            return Err(last_error);
+        }
+        let resets_current = accepted.iter().any(|(game, _)| *game == current);
+        for (game, values) in accepted {
+            self.game_values.insert(game, values);
+        }
+        if resets_current {
+            self.engine = build(current, &self.game_values, self.hash_mib)?;
+        }
+        Ok(())
+    }
+
+    /// The values of `game` with option `name` set to `text`, if valid.
+    fn checked_values(&self, game: &str, name: &str, text: &str) -> Result<Vec<i64>, String> {
+        let specs = specs_of(game);
+        let index = specs
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("unknown option '{name}'"))?;
+        let spec = specs[index];
+        let value = spec
+            .kind
+            .parse_value(text)
+            .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?;
+        let mut values = self.game_values[game].clone();
+        values[index] = value;
+        games::visit(game, CheckConfig(values.clone()))
+            .unwrap_or(Ok(()))
+            .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?;
+        Ok(values)
+    }
+}
+
+fn spin(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
+    OptionKind::Spin {
+        min,
+        max,
+        default: min,
+    }
+    .parse_value(text)
+    .map_err(|why| format!("bad value for {name}: {why}"))
+}
+
+fn unknown_game(name: &str) -> String {
+    format!(
+        "unknown game '{name}' (the games are: {})",
+        games::NAMES.join(", ")
+    )
+}
+
+fn build(
+    game: &str,
+    values: &HashMap<&'static str, Vec<i64>>,
+    hash_mib: usize,
+) -> Result<Box<dyn Engine>, String> {
+    let values = values.get(game).cloned().unwrap_or_default();
+    games::visit(game, BuildEngine { values, hash_mib }).unwrap_or_else(|| Err(unknown_game(game)))
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop_search();
+    }
+}
+
+/// One line of input as the reader thread sends it.
+enum Input {
+    Line(String),
+    /// A line that could not be read as text; the message says why.
+    Bad(String),
+}
+
+/// Speaks the protocol on standard input and output until `quit` or the end of input.
+pub fn run(game: &str) -> Result<(), String> {
+    let mut session = Session::new(Output::stdout(), game)?;
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("reader".to_string())
+        .spawn(move || read_lines(sender))
+        .map_err(|e| format!("cannot start the input thread: {e}"))?;
+    for input in receiver {
+        let flow = match input {
+            Input::Line(line) => session.handle_line(&line),
+            Input::Bad(why) => {
+                session.out.send(Response::Error(why));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            session.stop_search();
+            return Ok(());
+        }
+    }
+    // The end of input means quit, once a search with limits has had its say.
+    session.finish_search();
+    Ok(())
+}
+
+/// Reads stdin line by line (bytes, so that bad UTF-8 and huge lines are reported, not
+/// fatal) and sends each line to the session.
+fn read_lines(sender: mpsc::Sender<Input>) {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    loop {
+        let mut line = Vec::new();
+        let mut too_long = false;
+        loop {
+            let buffer = match reader.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return,
+            };
+            if buffer.is_empty() {
+                if line.is_empty() && !too_long {
+                    return;
+                }
+                break;
+            }
+            let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
+                Some(end) => (&buffer[..end], Some(end + 1)),
+                None => (buffer, None),
+            };
+            if line.len() + chunk.len() <= MAX_LINE_BYTES {
+                line.extend_from_slice(chunk);
+            } else {
+                too_long = true;
+            }
+            let used = done.unwrap_or(buffer.len());
+            reader.consume(used);
+            if done.is_some() {
+                break;
+            }
+        }
+        let input = if too_long {
+            Input::Bad(format!(
+                "line longer than {MAX_LINE_BYTES} bytes ignored (it began '{}')",
+                String::from_utf8_lossy(&line[..line.len().min(40)])
+            ))
+        } else {
+            match String::from_utf8(line) {
+                Ok(text) => Input::Line(text),
+                Err(error) => Input::Bad(format!(
+                    "line is not valid UTF-8 (byte {} is bad): '{}'",
+                    error.utf8_error().valid_up_to(),
+                    String::from_utf8_lossy(error.as_bytes())
+                )),
+            }
+        };
+        if sender.send(input).is_err() {
+            return;
+        }
+    }
+}
