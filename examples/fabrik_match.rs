@@ -104,7 +104,11 @@ fn main() {
     let (mut plies_total, mut depth_total, mut searches) = (0u64, 0u64, 0u64);
     let clock = Instant::now();
     for game in 0..games {
-        let engine = if game % 2 == 0 { Player::P1 } else { Player::P2 };
+        let engine = if game % 2 == 0 {
+            Player::P1
+        } else {
+            Player::P2
+        };
         let mut state = Fabrik::start(&config);
         let mut history = vec![state.hash()];
         searcher.clear();
@@ -137,7 +141,11 @@ fn main() {
     println!(
         "engine vs {}: {wins}/{games} ({:.1}%) — as black {}/{}, as white {}/{}; \
          {:.1} plies per game, engine depth {:.2} on average, {movetime} ms per move, {:.0} s",
-        if opponent == Opponent::Greedy { "greedy" } else { "random" },
+        if opponent == Opponent::Greedy {
+            "greedy"
+        } else {
+            "random"
+        },
         100.0 * wins as f64 / games as f64,
         score[0].0,
         score[0].1,

@@ -380,6 +380,8 @@ impl Game for Fabrik {
     type Config = Config;
 
     const NAME: &'static str = "fabrik";
+    /// Hundreds of moves per position: depth 3 already takes a while.
+    const BENCH_DEPTH: u32 = 3;
 
     fn option_specs() -> &'static [OptionSpec] {
         &[
