@@ -9,6 +9,12 @@
 //! - `greedy`: the move that leaves its longest own line longest (ties at random).
 //!
 //! Prints the score per colour, the average game length and the engine's average depth.
+//!
+//! `cargo run --release --example fabrik_match -- ab VARIANT [pairs] [nodes] [seed]`
+//! plays the shipped evaluation (variant 0) against an experimental one
+//! (`eval::VARIANT`), both searching a fixed number of nodes per move (repeatable and
+//! independent of the machine's load), over `pairs` random 4-ply openings, each played
+//! twice with colours swapped.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -79,8 +85,83 @@ fn opponent_move(kind: Opponent, state: &Fabrik, rng: &mut StdRng) -> Move {
     best[rng.random_range(0..best.len())]
 }
 
+/// One A/B game from `state`: `variants[p]` evaluates for player `p`. Returns the winner.
+fn ab_game(
+    mut state: Fabrik,
+    variants: [u8; 2],
+    searchers: &mut [Searcher<Fabrik>; 2],
+    nodes: u64,
+) -> (Player, u32) {
+    use std::sync::atomic::Ordering;
+    use tabuleiro::games::fabrik::eval::VARIANT;
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..SearchLimits::default()
+    };
+    let mut history = vec![state.hash()];
+    searchers.iter_mut().for_each(Searcher::clear);
+    loop {
+        if let Some(Outcome::Win(winner)) = state.outcome() {
+            return (winner, state.plies());
+        }
+        let side = state.side_to_move().index();
+        VARIANT.store(variants[side], Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let result = searchers[side].search(&state, &history, limits, stop, &mut |_| {});
+        state.play(result.best.expect("a move while the game goes on"));
+        history.push(state.hash());
+    }
+}
+
+fn ab_match(args: &[String]) {
+    let variant: u8 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let pairs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(50);
+    let nodes: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(3000);
+    let seed: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let config = default_config::<Fabrik>();
+    let mut searchers = [Searcher::<Fabrik>::new(32), Searcher::<Fabrik>::new(32)];
+    // Wins of the variant [as black, as white].
+    let mut wins = [0; 2];
+    let mut plies = 0;
+    for _ in 0..pairs {
+        // A random opening: both workers, then two stones (no pass).
+        let mut opening = Fabrik::start(&config);
+        let mut moves = Vec::new();
+        while opening.plies() < 4 {
+            moves.clear();
+            opening.generate_moves(&mut moves);
+            moves.retain(|mv| mv.kind() != MoveKind::Pass);
+            opening.play(moves[rng.random_range(0..moves.len())]);
+        }
+        for variant_side in [Player::P1, Player::P2] {
+            let mut variants = [0, 0];
+            variants[variant_side.index()] = variant;
+            let (winner, length) = ab_game(opening, variants, &mut searchers, nodes);
+            plies += length;
+            if winner == variant_side {
+                wins[variant_side.index()] += 1;
+            }
+        }
+    }
+    let games = 2 * pairs;
+    let total = wins[0] + wins[1];
+    println!(
+        "variant {variant} vs variant 0: {total}/{games} ({:.1}%) — as black {}/{pairs}, \
+         as white {}/{pairs}; {:.1} plies per game, {nodes} nodes per move",
+        100.0 * total as f64 / games as f64,
+        wins[0],
+        wins[1],
+        plies as f64 / games as f64
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("ab") {
+        ab_match(&args);
+        return;
+    }
     let opponent = match args.first().map(String::as_str) {
         Some("greedy") => Opponent::Greedy,
         _ => Opponent::Random,

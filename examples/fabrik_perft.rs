@@ -112,6 +112,15 @@ fn components(positions: &[Fabrik]) {
         );
     };
     time("reach", &|s| eval::reach(s));
+    time("window_counts", &|s| {
+        let c = eval::window_counts(
+            s.stones(tabuleiro::game::Player::P1),
+            s.stones(tabuleiro::game::Player::P2),
+            s.board(),
+            5,
+        );
+        u128::from(c[1] + c[2] + c[3])
+    });
     time("completions", &|s| {
         eval::completions(
             s.stones(tabuleiro::game::Player::P1),

@@ -565,6 +565,10 @@ fn a_line_of_line_length_wins() {
     assert_eq!(short.outcome(), None);
     play(&mut short, "g5");
     assert_eq!(short.outcome(), Some(Outcome::Win(Player::P1)));
+    // A FEN with a line already made is over, won by the side that made it.
+    let over = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxxx4/11/11/11/6w4 o 11");
+    assert_eq!(over.outcome(), Some(Outcome::Win(Player::P1)));
+    assert_eq!(over.count_moves(), 0);
     // White wins the same way.
     let mut white = fen("x1x1x1x1x2/11/6w4/11/11/11/2oooo5/11/11/11/6w4 o 10");
     play(&mut white, "g5");

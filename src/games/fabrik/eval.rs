@@ -14,6 +14,7 @@ use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, board_mask
 use super::{Fabrik, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Score of a window holding `k` stones of one colour, by line length 4 and 5.
 const WINDOW_4: [i32; 4] = [0, 2, 14, 60];
@@ -28,6 +29,15 @@ const SINGLE_THREAT: i32 = 120;
 const UNBLOCKABLE: i32 = 400;
 /// The move.
 const TEMPO: i32 = 10;
+/// Each empty square of a window with `LineLength - 2` or more own stones (and no
+/// opposing one) that the side to move can place on now, or that the opponent's
+/// workers see (so that it can place there next turn after relocating).
+const LIVE: i32 = 6;
+
+/// A tuning hook for engine-against-engine matches (`examples/fabrik_match.rs`):
+/// 0 is the evaluation as shipped, other values select experimental variants. Read
+/// with a relaxed load per evaluation.
+pub static VARIANT: AtomicU8 = AtomicU8::new(0);
 
 /// The squares where the side to move can place a stone this turn (after any worker
 /// relocation allowed in this phase).
@@ -143,6 +153,43 @@ pub fn window_counts(own: Bb, theirs: Bb, board: Bb, length: usize) -> [u32; 6] 
     counts
 }
 
+/// The squares of the windows holding at least `min` stones of `own` and none of
+/// `theirs`.
+pub fn strong_squares(own: Bb, theirs: Bb, board: Bb, length: usize, min: u32) -> Bb {
+    let mut cover = 0;
+    for d in 0..4 {
+        let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
+        let mut clear = board;
+        let mut stones = own;
+        let mut free = board & !theirs;
+        for i in 0..length {
+            let carry0 = c0 & stones;
+            c0 ^= stones;
+            let carry1 = c1 & carry0;
+            c1 ^= carry0;
+            c2 |= carry1;
+            clear &= free;
+            if i + 1 < length {
+                stones = step(stones, d, board);
+                free = step(free, d, board);
+            }
+        }
+        // Window starts whose count (c2 c1 c0 in binary) is at least `min`.
+        let mut starts = 0;
+        for k in min as usize..=length {
+            let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
+            starts |= plane(c0, 0) & plane(c1, 1) & plane(c2, 2);
+        }
+        let mut window = starts & clear;
+        for _ in 0..length {
+            cover |= window;
+            // The next square of each window: one step in direction d.
+            window = step(window, d + 4, board);
+        }
+    }
+    cover
+}
+
 fn window_score(position: &Fabrik, player: Player) -> i32 {
     let length = position.line_length() as usize;
     let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
@@ -172,14 +219,61 @@ pub fn evaluate(position: &Fabrik) -> i32 {
     }
     let theirs = completions(position.stones(them), open, board, length);
     let mut score = TEMPO + window_score(position, us) - window_score(position, them);
-    match theirs.count_ones() {
-        0 => {}
-        1 => score -= SINGLE_THREAT,
-        _ => score -= DOUBLE_THREAT,
+    let variant = VARIANT.load(Ordering::Relaxed);
+    if variant == 3 {
+        // The same threat terms, a quarter as large.
+        match theirs.count_ones() {
+            0 => {}
+            1 => score -= SINGLE_THREAT / 4,
+            _ => score -= DOUBLE_THREAT / 4,
+        }
+        score -= UNBLOCKABLE / 4 * (theirs & !reach).count_ones() as i32;
+        score += SINGLE_THREAT / 8 * ours.count_ones().min(2) as i32;
+    } else if variant != 1 {
+        match theirs.count_ones() {
+            0 => {}
+            1 => score -= SINGLE_THREAT,
+            _ => score -= DOUBLE_THREAT,
+        }
+        score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
+        score += SINGLE_THREAT / 2 * ours.count_ones().min(2) as i32;
     }
-    score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
-    score += SINGLE_THREAT / 2 * ours.count_ones().min(2) as i32;
+    if variant == 2 {
+        score += live_score(position, reach);
+    }
     score.clamp(-WIN_NOW + 1, WIN_NOW - 1)
+}
+
+/// Worker control: empty squares of promising windows that the side to move can fill
+/// now, against those the opponent's workers see through the stones (reachable for it
+/// next turn unless this move blocks or moves them).
+fn live_score(position: &Fabrik, reach: Bb) -> i32 {
+    let g = geometry();
+    let us = position.side_to_move();
+    let them = us.other();
+    let length = position.line_length() as usize;
+    let min = position.line_length() - 2;
+    let board = position.board();
+    let empty = position.empty();
+    let (a, b) = two_squares(position.workers());
+    let all_stones = position.stones(us) | position.stones(them);
+    let seen = g.sight(a, all_stones) | g.sight(b, all_stones);
+    let ours = strong_squares(
+        position.stones(us),
+        position.stones(them),
+        board,
+        length,
+        min,
+    );
+    let theirs = strong_squares(
+        position.stones(them),
+        position.stones(us),
+        board,
+        length,
+        min,
+    );
+    LIVE * ((ours & empty & reach).count_ones() as i32
+        - (theirs & empty & seen).count_ones() as i32)
 }
 
 /// Per-position data for move ordering, cached for the last position seen on this
@@ -187,6 +281,7 @@ pub fn evaluate(position: &Fabrik) -> i32 {
 struct HintCache {
     hash: u64,
     board: Bb,
+    line_length: u32,
     /// The line value of placing on each square.
     value: [i32; SQUARES],
     /// Squares placeable without relocating.
@@ -195,7 +290,7 @@ struct HintCache {
 
 thread_local! {
     static HINTS: RefCell<HintCache> = const {
-        RefCell::new(HintCache { hash: 0, board: 0, value: [0; SQUARES], here: 0 })
+        RefCell::new(HintCache { hash: 0, board: 0, line_length: 0, value: [0; SQUARES], here: 0 })
     };
 }
 
@@ -239,10 +334,14 @@ pub fn order_hint(position: &Fabrik, mv: Move) -> i32 {
         kind => HINTS.with(|cell| {
             let mut cache = cell.borrow_mut();
             let hash = position.hash();
-            if cache.hash != hash || cache.board != position.board() || cache.board == 0 {
+            if cache.hash != hash
+                || cache.board != position.board()
+                || cache.line_length != position.line_length()
+            {
                 let g = geometry();
                 cache.hash = hash;
                 cache.board = position.board();
+                cache.line_length = position.line_length();
                 cache.here = position.placeable();
                 for square in 0..SQUARES {
                     cache.value[square] = 0;
@@ -331,6 +430,35 @@ mod tests {
         assert_eq!(done, 0);
     }
 
+    /// Squares of windows with at least `min` own stones, window by window.
+    fn strong_naive(p: &Fabrik, player: Player, min: usize) -> Bb {
+        let size = p.size() as i32;
+        let length = p.line_length() as i32;
+        let mut cover = 0;
+        for square in 0..SQUARES {
+            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
+            for &(df, dr) in &DIRECTIONS[..4] {
+                let cells: Vec<(i32, i32)> =
+                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
+                if cells
+                    .iter()
+                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                {
+                    continue;
+                }
+                let mask = cells
+                    .iter()
+                    .fold(0, |m, &(x, y)| m | bit((y * STRIDE as i32 + x) as usize));
+                if mask & p.stones(player.other()) == 0
+                    && (mask & p.stones(player)).count_ones() as usize >= min
+                {
+                    cover |= mask;
+                }
+            }
+        }
+        cover
+    }
+
     /// Window counts by walking every window square by square.
     fn window_counts_naive(p: &Fabrik, player: Player) -> [u32; 6] {
         let size = p.size() as i32;
@@ -387,6 +515,20 @@ mod tests {
                     let mut fast = fast;
                     fast[0] = 0;
                     assert_eq!(fast, window_counts_naive(&state, player), "{}", state.fen());
+                    for min in 1..=3 {
+                        assert_eq!(
+                            strong_squares(
+                                state.stones(player),
+                                state.stones(player.other()),
+                                state.board(),
+                                state.line_length() as usize,
+                                min,
+                            ),
+                            strong_naive(&state, player, min as usize),
+                            "{} min {min}",
+                            state.fen()
+                        );
+                    }
                 }
                 moves.clear();
                 state.generate_moves(&mut moves);
