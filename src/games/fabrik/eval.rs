@@ -10,7 +10,7 @@
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
 
-use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
+use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, geometry};
 use super::{Fabrik, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use std::cell::RefCell;
@@ -70,9 +70,10 @@ pub fn reach(position: &Fabrik) -> Bb {
     }
 }
 
-/// The squares `step(set, d)`: those whose neighbour in direction `d` is in `set`.
+/// The squares `step::<D>(set)`: those whose neighbour in direction `D` is in `set`
+/// (on the board). A constant direction makes it two or three instructions.
 #[inline(always)]
-fn step(set: Bb, d: usize, board: Bb) -> Bb {
+fn step<const D: usize>(set: Bb, board: Bb) -> Bb {
     const FILE_0: Bb = {
         let mut m = 0;
         let mut r = 0;
@@ -83,7 +84,7 @@ fn step(set: Bb, d: usize, board: Bb) -> Bb {
         m
     };
     const FILE_10: Bb = FILE_0 << (STRIDE - 1);
-    let (df, dr) = DIRECTIONS[d];
+    let (df, dr) = DIRECTIONS[D];
     // s + d ∈ set ⇔ s ∈ set shifted back by d; drop squares that wrap around a rank.
     let delta = df + dr * STRIDE as i32;
     let source = match df {
@@ -102,20 +103,29 @@ fn step(set: Bb, d: usize, board: Bb) -> Bb {
 /// Squares (empty or workers) where a stone of the colour `own` makes a line of
 /// `length`.
 pub fn completions(own: Bb, open: Bb, board: Bb, length: usize) -> Bb {
-    let mut result = 0;
-    for d in 0..4 {
-        // ahead[k]: squares followed by k own stones in direction d; behind: opposite.
-        let mut ahead = [board; 5];
-        let mut behind = [board; 5];
-        for k in 1..length {
-            ahead[k] = step(own, d, board) & step(ahead[k - 1], d, board);
-            behind[k] = step(own, d + 4, board) & step(behind[k - 1], d + 4, board);
-        }
-        for k in 0..length {
-            result |= ahead[k] & behind[length - 1 - k];
-        }
-    }
+    let result = completions_axis::<0, 4>(own, board, length)
+        | completions_axis::<1, 5>(own, board, length)
+        | completions_axis::<2, 6>(own, board, length)
+        | completions_axis::<3, 7>(own, board, length);
     result & open
+}
+
+/// [`completions`] along one axis: direction `D` and its opposite `E`.
+#[inline(always)]
+fn completions_axis<const D: usize, const E: usize>(own: Bb, board: Bb, length: usize) -> Bb {
+    // ahead[k]: squares followed by k own stones in direction D; behind: opposite.
+    let mut ahead = [board; 5];
+    let mut behind = [board; 5];
+    let (own_ahead, own_behind) = (step::<D>(own, board), step::<E>(own, board));
+    for k in 1..length {
+        ahead[k] = own_ahead & step::<D>(ahead[k - 1], board);
+        behind[k] = own_behind & step::<E>(behind[k - 1], board);
+    }
+    let mut result = 0;
+    for k in 0..length {
+        result |= ahead[k] & behind[length - 1 - k];
+    }
+    result
 }
 
 /// The number of windows (segments of `length` squares in one of the 4 line
@@ -127,24 +137,12 @@ pub fn completions(own: Bb, open: Bb, board: Bb, length: usize) -> Bb {
 /// direction instead of one or two per window.
 pub fn window_counts(own: Bb, theirs: Bb, board: Bb, length: usize) -> [u32; 6] {
     let mut counts = [0; 6];
-    for d in 0..4 {
-        let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
-        let mut clear = board;
-        let mut stones = own;
-        let mut free = board & !theirs;
-        for i in 0..length {
-            // Add the plane "square i of the window is own" to the counters.
-            let carry0 = c0 & stones;
-            c0 ^= stones;
-            let carry1 = c1 & carry0;
-            c1 ^= carry0;
-            c2 |= carry1;
-            clear &= free;
-            if i + 1 < length {
-                stones = step(stones, d, board);
-                free = step(free, d, board);
-            }
-        }
+    for (clear, c0, c1, c2) in [
+        window_planes::<0>(own, theirs, board, length),
+        window_planes::<1>(own, theirs, board, length),
+        window_planes::<2>(own, theirs, board, length),
+        window_planes::<3>(own, theirs, board, length),
+    ] {
         for (k, count) in counts.iter_mut().enumerate().skip(1) {
             let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
             *count += (clear & plane(c0, 0) & plane(c1, 1) & plane(c2, 2)).count_ones();
@@ -153,39 +151,66 @@ pub fn window_counts(own: Bb, theirs: Bb, board: Bb, length: usize) -> [u32; 6] 
     counts
 }
 
+/// For the windows starting on each square and running in direction `D`: whether the
+/// window is inside the board and free of `theirs`, and its count of `own` stones as
+/// three bit planes.
+#[inline(always)]
+fn window_planes<const D: usize>(
+    own: Bb,
+    theirs: Bb,
+    board: Bb,
+    length: usize,
+) -> (Bb, Bb, Bb, Bb) {
+    let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
+    let mut clear = board;
+    let mut stones = own;
+    let mut free = board & !theirs;
+    for i in 0..length {
+        // Add the plane "square i of the window is own" to the counters.
+        let carry0 = c0 & stones;
+        c0 ^= stones;
+        let carry1 = c1 & carry0;
+        c1 ^= carry0;
+        c2 |= carry1;
+        clear &= free;
+        if i + 1 < length {
+            stones = step::<D>(stones, board);
+            free = step::<D>(free, board);
+        }
+    }
+    (clear, c0, c1, c2)
+}
+
 /// The squares of the windows holding at least `min` stones of `own` and none of
 /// `theirs`.
 pub fn strong_squares(own: Bb, theirs: Bb, board: Bb, length: usize, min: u32) -> Bb {
+    strong_axis::<0, 4>(own, theirs, board, length, min)
+        | strong_axis::<1, 5>(own, theirs, board, length, min)
+        | strong_axis::<2, 6>(own, theirs, board, length, min)
+        | strong_axis::<3, 7>(own, theirs, board, length, min)
+}
+
+#[inline(always)]
+fn strong_axis<const D: usize, const E: usize>(
+    own: Bb,
+    theirs: Bb,
+    board: Bb,
+    length: usize,
+    min: u32,
+) -> Bb {
+    let (clear, c0, c1, c2) = window_planes::<D>(own, theirs, board, length);
+    // Window starts whose count (c2 c1 c0 in binary) is at least `min`.
+    let mut starts = 0;
+    for k in min as usize..=length {
+        let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
+        starts |= plane(c0, 0) & plane(c1, 1) & plane(c2, 2);
+    }
+    let mut window = starts & clear;
     let mut cover = 0;
-    for d in 0..4 {
-        let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
-        let mut clear = board;
-        let mut stones = own;
-        let mut free = board & !theirs;
-        for i in 0..length {
-            let carry0 = c0 & stones;
-            c0 ^= stones;
-            let carry1 = c1 & carry0;
-            c1 ^= carry0;
-            c2 |= carry1;
-            clear &= free;
-            if i + 1 < length {
-                stones = step(stones, d, board);
-                free = step(free, d, board);
-            }
-        }
-        // Window starts whose count (c2 c1 c0 in binary) is at least `min`.
-        let mut starts = 0;
-        for k in min as usize..=length {
-            let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
-            starts |= plane(c0, 0) & plane(c1, 1) & plane(c2, 2);
-        }
-        let mut window = starts & clear;
-        for _ in 0..length {
-            cover |= window;
-            // The next square of each window: one step in direction d.
-            window = step(window, d + 4, board);
-        }
+    for _ in 0..length {
+        cover |= window;
+        // The next square of each window: one step in direction D.
+        window = step::<E>(window, board);
     }
     cover
 }
@@ -282,15 +307,25 @@ struct HintCache {
     hash: u64,
     board: Bb,
     line_length: u32,
-    /// The line value of placing on each square.
+    /// The line value of placing on each square of `known`.
     value: [i32; SQUARES],
+    /// The squares whose value is computed (on first request: moves place on far
+    /// fewer squares than there are empty ones).
+    known: Bb,
     /// Squares placeable without relocating.
     here: Bb,
 }
 
 thread_local! {
     static HINTS: RefCell<HintCache> = const {
-        RefCell::new(HintCache { hash: 0, board: 0, line_length: 0, value: [0; SQUARES], here: 0 })
+        RefCell::new(HintCache {
+            hash: 0,
+            board: 0,
+            line_length: 0,
+            value: [0; SQUARES],
+            known: 0,
+            here: 0,
+        })
     };
 }
 
@@ -338,20 +373,18 @@ pub fn order_hint(position: &Fabrik, mv: Move) -> i32 {
                 || cache.board != position.board()
                 || cache.line_length != position.line_length()
             {
-                let g = geometry();
                 cache.hash = hash;
                 cache.board = position.board();
                 cache.line_length = position.line_length();
                 cache.here = position.placeable();
-                for square in 0..SQUARES {
-                    cache.value[square] = 0;
-                }
-                let open = position.empty() | position.workers();
-                for square in super::squares(open & board_mask(position.size())) {
-                    cache.value[square] = line_value(g, position, square);
-                }
+                cache.known = 0;
             }
-            let value = cache.value[mv.square()];
+            let square = mv.square();
+            if cache.known & bit(square) == 0 {
+                cache.value[square] = line_value(geometry(), position, square);
+                cache.known |= bit(square);
+            }
+            let value = cache.value[square];
             if kind == MoveKind::Relocate && cache.here & bit(mv.square()) != 0 {
                 value - 50
             } else {
