@@ -174,8 +174,11 @@ impl<G: Game> Searcher<G> {
             result.score = Score::from_internal(score);
             result.pv = pv;
             result.depth = depth;
+            // Only a tree without heuristic leaves proves the value. A mate score alone
+            // proves a win, but not its distance: a faster mate may hide below a
+            // reduced move or behind a table entry from an earlier search.
             let exact = self.horizon == horizon_before;
-            if exact || score.abs() > MATE_BOUND {
+            if exact {
                 result.proven = Some(self.value_of(score, &result.pv));
             }
             report(&self.info(depth, result.score, &result.pv));

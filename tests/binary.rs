@@ -1,0 +1,224 @@
+//! Smoke tests of the real binary over pipes: start, search control, exit.
+//! Every wait has a timeout, so a hung engine fails the test instead of hanging CI.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{line}").expect("the engine reads its input");
+        stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' line; saw {seen:?}"),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine closed stdout before '{prefix}'; saw {seen:?}")
+                }
+            }
+        }
+    }
+
+    /// Lines that arrive within `window`.
+    fn lines_within(&self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    fn exit_code(&mut self) -> i32 {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn end_of_input_quits_with_status_zero() {
+    let mut engine = Engine::start(&[]);
+    engine.send("ugi");
+    let handshake = engine.until("ugiok");
+    assert!(handshake.iter().any(|l| l.starts_with("id name tabuleiro")));
+    engine.close_input();
+    assert_eq!(engine.exit_code(), 0);
+}
+
+#[test]
+fn stop_ends_go_infinite_with_exactly_one_bestmove() {
+    let mut engine = Engine::start(&["--game", "neutreeko"]);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    let early = engine.lines_within(Duration::from_millis(300));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove before stop: {early:?}"
+    );
+    engine.send("isready");
+    let before_ready = engine.until("readyok");
+    assert!(!before_ready.iter().any(|l| l.starts_with("bestmove")));
+    engine.send("stop");
+    let reply = engine.until("bestmove");
+    let last = reply.last().expect("a bestmove line");
+    assert_eq!(last.split_whitespace().count(), 2, "{last}");
+    assert_ne!(last, "bestmove 0000");
+    let after = engine.lines_within(Duration::from_millis(300));
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "{after:?}"
+    );
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
+#[test]
+fn quit_during_a_search_exits_promptly() {
+    let mut engine = Engine::start(&[]);
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let sent = Instant::now();
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+    assert!(sent.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn piped_script_runs_every_search_in_full() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    engine.send("go depth 4");
+    engine.close_input();
+    let first = engine.until("bestmove");
+    assert!(
+        first.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{first:?}"
+    );
+    let second = engine.until("bestmove");
+    assert!(
+        second.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{second:?}"
+    );
+    assert_eq!(engine.exit_code(), 0);
+}
+
+#[test]
+fn bad_bytes_and_huge_lines_are_errors_not_crashes() {
+    let mut engine = Engine::start(&[]);
+    let stdin = engine.stdin.as_mut().expect("stdin");
+    stdin.write_all(b"\xff\xfe junk\n").expect("write");
+    stdin.write_all(&vec![b'x'; 2 << 20]).expect("write");
+    stdin.write_all(b"\nisready\n").expect("write");
+    let lines = engine.until("readyok");
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .count();
+    assert_eq!(errors, 2, "{lines:?}");
+}
+
+#[test]
+fn help_and_unknown_arguments() {
+    let help = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
+        .arg("--help")
+        .output()
+        .expect("runs");
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage:"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
+        .args(["--game", "chess"])
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown game 'chess'"));
+}
+
+#[test]
+fn bench_from_the_shell_is_deterministic() {
+    let run = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
+            .args(["bench", "4"])
+            .output()
+            .expect("runs");
+        assert!(output.status.success());
+        let text = String::from_utf8_lossy(&output.stdout).to_string();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!(words.len(), 4, "{last}");
+        assert_eq!((words[1], words[3]), ("nodes", "nps"), "{last}");
+        words[0].parse::<u64>().expect("a node count")
+    };
+    let first = run();
+    assert!(first > 0);
+    assert_eq!(first, run());
+}

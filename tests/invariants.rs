@@ -1,0 +1,251 @@
+//! One random-play invariant suite for every game, generic over the `Game` trait.
+//!
+//! Each `invariants!` line instantiates the whole suite for one game and option set:
+//! a number of random games from the start position, and at every position:
+//! - the FEN round-trips (same text, hash, side, plies and legal moves);
+//! - every legal move's text parses back to the same legal move;
+//! - the hash equals the hash recomputed from scratch, and equal FENs give equal hashes;
+//! - `count_moves` equals the generated list, which has no duplicates; a position has
+//!   moves exactly when the rules say the game goes on;
+//! - the ply count rises by one per move, and the evaluation stays inside its bounds;
+//! - perft with bulk counting equals perft visiting every leaf (at a sample of positions);
+//! - no game exceeds the game's known length bound (when it has one);
+//! - garbage given to the FEN and move parsers is an error, never a panic.
+//!
+//! New games join by adding one line at the bottom.
+
+use std::collections::HashMap;
+
+use tabuleiro::game::{Game, Record};
+use tabuleiro::perft::{perft, perft_full};
+
+/// xorshift64*: a small deterministic generator for reproducible random games.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// What one suite run covered.
+#[derive(Debug, Default)]
+struct Coverage {
+    games: usize,
+    positions: usize,
+    moves_checked: usize,
+    perft_samples: usize,
+}
+
+/// Garbage for the parsers: mutations of real text plus fixed nasties.
+fn garbage(rng: &mut Rng, real: &str) -> String {
+    const NASTY: &[&str] = &[
+        "",
+        " ",
+        "/",
+        "//",
+        "0",
+        "99",
+        "a0",
+        "z9",
+        "a99",
+        "k12",
+        "\u{0}",
+        "é",
+        "1/1/1 x",
+        "x 0 0 0",
+        "-1",
+        "18446744073709551616",
+        "a1a1a1a1",
+        "pass",
+        "0000",
+    ];
+    let mut chars: Vec<char> = real.chars().collect();
+    match rng.below(4) {
+        0 => NASTY[rng.below(NASTY.len())].to_string(),
+        1 if !chars.is_empty() => {
+            let at = rng.below(chars.len());
+            chars.remove(at);
+            chars.into_iter().collect()
+        }
+        2 => {
+            let at = rng.below(chars.len() + 1);
+            let pick = b"0123456789abcdefghijklmnopqrstuvwxyz/ MWTmwty-"[rng.below(46)] as char;
+            chars.insert(at, pick);
+            chars.into_iter().collect()
+        }
+        _ => {
+            let cut = rng.below(chars.len() + 1);
+            chars.truncate(cut);
+            chars.into_iter().collect()
+        }
+    }
+}
+
+fn check_position<G: Game>(state: &G, config: &G::Config, rng: &mut Rng, coverage: &mut Coverage) {
+    let name = G::NAME;
+    let fen = state.fen();
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+
+    // FEN round trip.
+    let back = G::from_fen(config, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
+    assert_eq!(back.fen(), fen, "{name}: FEN round trip");
+    assert_eq!(
+        back.hash(),
+        state.hash(),
+        "{name}: hash after FEN round trip of {fen}"
+    );
+    assert_eq!(
+        back.side_to_move(),
+        state.side_to_move(),
+        "{name}: side of {fen}"
+    );
+    assert_eq!(back.plies(), state.plies(), "{name}: plies of {fen}");
+    let mut back_moves = Vec::new();
+    back.generate_moves(&mut back_moves);
+    assert_eq!(
+        back_moves, moves,
+        "{name}: moves after FEN round trip of {fen}"
+    );
+
+    // Hashes.
+    assert_eq!(
+        state.hash(),
+        state.hash_from_scratch(),
+        "{name}: incremental hash at {fen}"
+    );
+
+    // Moves: counted, unique, present exactly while the game goes on, text round trip.
+    assert_eq!(
+        state.count_moves(),
+        moves.len() as u64,
+        "{name}: count_moves at {fen}"
+    );
+    assert_eq!(
+        moves.is_empty(),
+        state.outcome().is_some(),
+        "{name}: moves exist exactly while the game goes on, at {fen}"
+    );
+    for (index, &mv) in moves.iter().enumerate() {
+        assert!(
+            !moves[..index].contains(&mv),
+            "{name}: duplicate move at {fen}"
+        );
+        let text = state.format_move(mv);
+        assert_eq!(
+            state.legal_move(&text),
+            Ok(mv),
+            "{name}: move text '{text}' at {fen}"
+        );
+        assert!(
+            !text.is_empty() && !text.contains(char::is_whitespace),
+            "{name}: move text '{text}' must be one token"
+        );
+        coverage.moves_checked += 1;
+    }
+
+    // Evaluation bounds.
+    if state.outcome().is_none() {
+        let eval = state.evaluate();
+        assert!(eval.abs() < 20_000, "{name}: evaluation {eval} at {fen}");
+    }
+
+    // Bulk perft equals leaf-visiting perft, on a sample.
+    if rng.below(12) == 0 {
+        assert_eq!(
+            perft(state, 2),
+            perft_full(state, 2),
+            "{name}: perft 2 at {fen}"
+        );
+        coverage.perft_samples += 1;
+    }
+
+    // Garbage never panics.
+    for _ in 0..3 {
+        let text = garbage(rng, &fen);
+        let _ = G::from_fen(config, &text);
+        if let Some(&mv) = moves.first() {
+            let text = garbage(rng, &state.format_move(mv));
+            let _ = state.parse_move(&text);
+            let _ = state.legal_move(&text);
+        }
+    }
+    coverage.positions += 1;
+}
+
+/// Plays `games` random games of `G` under option `values` and checks every position.
+fn suite<G: Game>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
+    let config = G::config(values).unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME));
+    let mut rng = Rng(seed | 1);
+    let mut coverage = Coverage::default();
+    // Equal positions (board and side) must have equal hashes, across games.
+    let mut hashes: HashMap<String, u64> = HashMap::new();
+    let cap = max_plies.unwrap_or(600);
+    for _ in 0..games {
+        let mut record = Record::new(G::start(&config));
+        loop {
+            let state = record.state().clone();
+            check_position(&state, &config, &mut rng, &mut coverage);
+            let fen = state.fen();
+            let key = fen
+                .rsplit_once(' ')
+                .map_or(fen.clone(), |(head, _)| head.to_string());
+            let known = *hashes.entry(key).or_insert(state.hash());
+            assert_eq!(
+                known,
+                state.hash(),
+                "{}: equal positions, other hashes: {fen}",
+                G::NAME
+            );
+            let moves = record.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if let Some(bound) = max_plies {
+                assert!(
+                    state.plies() < bound,
+                    "{}: game longer than {bound} plies",
+                    G::NAME
+                );
+            } else if state.plies() >= cap {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            record.play(mv);
+            assert_eq!(
+                record.state().plies(),
+                state.plies() + 1,
+                "{}: plies",
+                G::NAME
+            );
+        }
+        coverage.games += 1;
+    }
+    coverage
+}
+
+/// One line per game and option set: `invariants!(test_name, Type, [option values],
+/// games, Some(length bound) or None)`.
+macro_rules! invariants {
+    ($test:ident, $game:ty, $values:expr, $games:expr, $bound:expr) => {
+        #[test]
+        fn $test() {
+            let coverage = suite::<$game>(&$values, $games, $bound, 0x5eed_0000 ^ line!() as u64);
+            eprintln!("{}: {:?}", stringify!($test), coverage);
+            assert_eq!(coverage.games, $games);
+            assert!(coverage.positions > $games);
+        }
+    };
+}
+
+use tabuleiro::games::neutreeko::Neutreeko;
+
+invariants!(neutreeko_default, Neutreeko, [], 300, None);

@@ -1,0 +1,442 @@
+//! The generic searcher on Neutreeko positions whose value is known: every claimed
+//! property of a position (a win in 3, a single saving move) is first checked by brute
+//! force with the naive rules in `tests/common/naive.rs`.
+
+#[path = "common/naive.rs"]
+mod naive;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use naive::Naive;
+use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record, Value};
+use tabuleiro::games::neutreeko::Neutreeko;
+use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
+
+type Move = <Neutreeko as Game>::Move;
+
+fn fen(text: &str) -> Neutreeko {
+    Neutreeko::from_fen(&(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn depth(depth: u32) -> SearchLimits {
+    SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    }
+}
+
+fn nodes(nodes: u64) -> SearchLimits {
+    SearchLimits {
+        nodes: Some(nodes),
+        ..SearchLimits::default()
+    }
+}
+
+/// Searches `root` after the game `history` (hashes, the root's last) and returns the
+/// result with every reported iteration.
+fn search_with(
+    searcher: &mut Searcher<Neutreeko>,
+    root: &Neutreeko,
+    history: &[u64],
+    limits: SearchLimits,
+) -> (Outcome<Move>, Vec<Info<Move>>) {
+    let mut infos = Vec::new();
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = searcher.search(root, history, limits, stop, &mut |info| {
+        infos.push(info.clone())
+    });
+    (result, infos)
+}
+
+fn search(root: &Neutreeko, limits: SearchLimits) -> Outcome<Move> {
+    search_with(&mut Searcher::new(4), root, &[root.hash()], limits).0
+}
+
+/// The naive position after the crate's move.
+fn naive_after(root: &Neutreeko, mv: Move) -> Naive {
+    let mut child = *root;
+    child.play(mv);
+    Naive::from_fen(&child.fen())
+}
+
+#[test]
+fn finds_a_win_in_one() {
+    // Black b1, d1, c3: c3c1 completes b1 c1 d1.
+    let text = "w3w/5/2b2/5/1b1bw b 10";
+    assert!(Naive::from_fen(text).wins_within(1));
+    let root = fen(text);
+    for limits in [depth(1), depth(5), nodes(10_000)] {
+        let result = search(&root, limits);
+        let best = result.best.expect("a move");
+        assert_eq!(naive_after(&root, best).winner(), Some('b'));
+        assert_eq!(root.format_move(best), "c3c1");
+        assert_eq!(result.score, Score::Mate(1), "{limits:?}");
+        assert_eq!(result.pv.first(), Some(&best));
+    }
+}
+
+#[test]
+fn finds_a_forced_win_in_three() {
+    // Black e5, d4, a3; white b5, b4, e3. White threatens e3b3 (b5 b4 b3). Black has
+    // no win at once, but a3a1 wins in 3 plies whatever white does.
+    let text = "1w2b/1w1b1/b3w/5/5 b 21";
+    let naive = Naive::from_fen(text);
+    assert!(!naive.wins_within(1), "no win in 1");
+    assert!(naive.wins_within(3), "a win in 3");
+    let winning: Vec<String> = naive
+        .moves()
+        .into_iter()
+        .filter(|&mv| naive.play(mv).loses_within(2))
+        .map(Naive::move_text)
+        .collect();
+    assert_eq!(winning, ["a3a1"]);
+
+    let root = fen(text);
+    // Depth 4, not 3: late quiet moves at the root are searched one ply shallower
+    // first (a3a1 is ordered late, being a move to the corner), so a nominal depth-3
+    // search does not see this mate; depth 4 does.
+    for limits in [depth(4), depth(6), nodes(50_000)] {
+        let result = search(&root, limits);
+        let best = result.best.expect("a move");
+        assert!(
+            naive_after(&root, best).loses_within(2),
+            "{} does not win in 3 ({limits:?})",
+            root.format_move(best)
+        );
+        assert_eq!(result.score, Score::Mate(3), "{limits:?}");
+        // The PV is a legal line towards black's win. It may stop short of the win
+        // (a transposition table cut ends it), but never runs past it.
+        assert_eq!(result.pv.first(), Some(&best));
+        assert!(result.pv.len() <= 3, "{limits:?}");
+        let mut line = Record::new(root);
+        for &mv in &result.pv {
+            assert!(line.legal_moves().contains(&mv));
+            line.play(mv);
+        }
+        // Where the PV ends, black still wins in the plies left.
+        let left = 3 - result.pv.len() as u32;
+        let after = Naive::from_fen(&line.state().fen());
+        if left == 0 {
+            assert_eq!(line.outcome(), Some(GameOutcome::Win(Player::P1)));
+        } else if left % 2 == 1 {
+            assert!(after.wins_within(left), "{limits:?}");
+        } else {
+            assert!(after.loses_within(left), "{limits:?}");
+        }
+    }
+}
+
+#[test]
+fn avoids_a_loss_in_two() {
+    // White b2, a1, b1 threatens a line on the first rank or the b file; of black's 18
+    // moves, only d2c1 stops every immediate win.
+    let text = "5/1b3/b4/1w1b1/ww3 b 30";
+    let naive = Naive::from_fen(text);
+    assert!(!naive.wins_within(1));
+    let moves = naive.moves();
+    let safe: Vec<String> = moves
+        .iter()
+        .filter(|&&mv| !naive.play(mv).wins_within(1))
+        .map(|&mv| Naive::move_text(mv))
+        .collect();
+    assert_eq!(safe, ["d2c1"]);
+    assert!(moves.len() >= 10, "most moves lose");
+    // And it is no loss in 4 either, so the search has no excuse.
+    let holds = moves
+        .iter()
+        .find(|&&mv| Naive::move_text(mv) == "d2c1")
+        .unwrap();
+    assert!(!naive.play(*holds).wins_within(3));
+
+    let root = fen(text);
+    for limits in [depth(2), depth(4), depth(8), nodes(20_000)] {
+        let result = search(&root, limits);
+        let best = result.best.expect("a move");
+        assert_eq!(root.format_move(best), "d2c1", "{limits:?}");
+        assert!(
+            !matches!(result.score, Score::Mate(n) if n < 0),
+            "{:?} claims a loss ({limits:?})",
+            result.score
+        );
+    }
+}
+
+/// What must repeat exactly: the move, the PV, the score, the node count, and every
+/// reported iteration except its time.
+fn fingerprint(result: &Outcome<Move>, infos: &[Info<Move>]) -> String {
+    let infos: Vec<String> = infos
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {} {:?} {} {:?}",
+                i.depth, i.seldepth, i.score, i.nodes, i.pv
+            )
+        })
+        .collect();
+    format!(
+        "{:?} {:?} {:?} {} {} | {}",
+        result.best,
+        result.pv,
+        result.score,
+        result.nodes,
+        result.depth,
+        infos.join(" | ")
+    )
+}
+
+#[test]
+fn node_limited_searches_repeat_exactly() {
+    let mut roots = vec![Neutreeko::start(&())];
+    roots.push(fen("wb1wb/w4/5/5/b4 b 10"));
+    for root in roots {
+        let limits = nodes(30_000);
+        let mut first = Searcher::new(4);
+        let (a, infos_a) = search_with(&mut first, &root, &[root.hash()], limits);
+        let (b, infos_b) = search_with(&mut Searcher::new(4), &root, &[root.hash()], limits);
+        assert_eq!(fingerprint(&a, &infos_a), fingerprint(&b, &infos_b));
+        assert!(a.best.is_some() && !a.pv.is_empty());
+        // A second search on the same table differs (it learnt); clear() forgets that.
+        let _ = search_with(&mut first, &root, &[root.hash()], limits);
+        first.clear();
+        let (c, infos_c) = search_with(&mut first, &root, &[root.hash()], limits);
+        assert_eq!(fingerprint(&a, &infos_a), fingerprint(&c, &infos_c));
+    }
+}
+
+#[test]
+fn a_node_limit_stops_the_search_near_it() {
+    let root = Neutreeko::start(&());
+    for limit in [1, 100, 1_000, 25_000] {
+        let (result, infos) =
+            search_with(&mut Searcher::new(4), &root, &[root.hash()], nodes(limit));
+        assert!(result.best.is_some(), "a move even at {limit} nodes");
+        assert!(
+            result.nodes <= limit,
+            "{} nodes for a limit of {limit}",
+            result.nodes
+        );
+        assert!(
+            result.nodes >= limit * 9 / 10,
+            "stopped at {} nodes for a limit of {limit}",
+            result.nodes
+        );
+        assert!(infos.iter().all(|i| i.nodes <= limit));
+        // The move is legal.
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        assert!(moves.contains(&result.best.unwrap()));
+    }
+}
+
+#[test]
+fn repeating_when_it_is_the_only_way_not_to_lose_scores_a_draw() {
+    // Root: black a1, b4, e4; white c4, d1, e1, black to move. White threatens c4c1
+    // (c1 d1 e1); a1c1 is black's only move that does not lose at once.
+    let root_text = "5/1bw1b/5/5/b2ww b";
+    let naive = Naive::from_fen(root_text);
+    assert!(!naive.wins_within(1));
+    let safe: Vec<String> = naive
+        .moves()
+        .into_iter()
+        .filter(|&mv| !naive.play(mv).wins_within(1))
+        .map(Naive::move_text)
+        .collect();
+    assert_eq!(safe, ["a1c1"]);
+
+    // A game that reaches the root twice, with a1c1 leading to a position already
+    // seen twice: the start, then after every fourth ply.
+    let start = fen("5/1bw1b/5/5/2bww w");
+    let mut record = Record::new(start);
+    for text in ["d1d5", "c1a1", "d5d1", "a1c1", "d1d5", "c1a1", "d5d1"] {
+        record.play_text(text).unwrap();
+        assert_eq!(record.outcome(), None, "after {text}");
+    }
+    let root = *record.state();
+    assert_eq!(root.fen(), format!("{root_text} 7"));
+    assert_eq!(record.occurrences(), 2);
+    let mut drawn = record.clone();
+    drawn.play_text("a1c1").unwrap();
+    assert_eq!(
+        drawn.outcome(),
+        Some(GameOutcome::Draw),
+        "the third occurrence"
+    );
+
+    for limits in [depth(1), depth(4), depth(9), nodes(30_000)] {
+        let (result, _) = search_with(&mut Searcher::new(4), &root, record.history(), limits);
+        let best = result.best.expect("a move");
+        assert_eq!(root.format_move(best), "a1c1", "{limits:?}");
+        assert_eq!(result.score, Score::Cp(0), "{limits:?}");
+    }
+    // The draw comes from the history: the same position searched as a fresh game
+    // gets the ordinary evaluation of a1c1 (black is worse there).
+    let fresh = search(&root, depth(8));
+    assert_eq!(
+        fresh.best.map(|mv| root.format_move(mv)).as_deref(),
+        Some("a1c1")
+    );
+    assert_ne!(fresh.score, Score::Cp(0));
+}
+
+#[test]
+fn a_finished_position_has_no_best_move() {
+    // Black has just made b1 c1 d1: white to move, but the game is over.
+    let root = fen("w3w/5/5/5/1bbbw w 11");
+    assert_eq!(root.outcome(), Some(GameOutcome::Win(Player::P1)));
+    for limits in [depth(3), nodes(1_000)] {
+        let (result, infos) = search_with(&mut Searcher::new(1), &root, &[root.hash()], limits);
+        assert_eq!(result.best, None);
+        assert!(result.pv.is_empty());
+        assert!(infos.is_empty());
+    }
+}
+
+/// A small xorshift64 generator for reproducible random positions.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn mate_scores_on_random_positions_are_exact() {
+    // Every mate score within reach of brute force is checked against the naive
+    // rules: the distance is exact (no shorter one exists) and the move keeps it;
+    // a search that reports no mate has missed no short win.
+    let mut seed = 0x1234_5678_9abc_def1_u64;
+    let mut checked = 0;
+    for _ in 0..150 {
+        let mut board = [['.'; 5]; 5];
+        let mut placed = 0;
+        while placed < 6 {
+            let square = (xorshift(&mut seed) % 25) as usize;
+            if board[square / 5][square % 5] == '.' {
+                board[square / 5][square % 5] = if placed < 3 { 'b' } else { 'w' };
+                placed += 1;
+            }
+        }
+        let naive = Naive { board, side: 'b' };
+        if naive.winner().is_some() {
+            continue;
+        }
+        let root = fen(&naive.fen());
+        let result = search(&root, depth(6));
+        let best = result.best.expect("a move");
+        let after = naive_after(&root, best);
+        match result.score {
+            Score::Mate(n) if (1..=4).contains(&n) => {
+                let n = n as u32;
+                assert!(naive.wins_within(n), "{} {:?}", naive.fen(), result.score);
+                assert!(
+                    n < 3 || !naive.wins_within(n - 2),
+                    "{}: faster win",
+                    naive.fen()
+                );
+                assert!(
+                    after.winner() == Some('b') || after.loses_within(n - 1),
+                    "{}: {} does not keep the win",
+                    naive.fen(),
+                    root.format_move(best)
+                );
+                checked += 1;
+            }
+            Score::Mate(n) if (-4..=-1).contains(&n) => {
+                let n = n.unsigned_abs();
+                assert!(naive.loses_within(n), "{} {:?}", naive.fen(), result.score);
+                assert!(
+                    n < 3 || !naive.loses_within(n - 2),
+                    "{}: faster loss",
+                    naive.fen()
+                );
+                checked += 1;
+            }
+            Score::Mate(_) => {}
+            Score::Cp(_) => {
+                assert!(!naive.wins_within(3), "{}: missed a win", naive.fen());
+                assert!(!naive.loses_within(2), "{}: missed a loss", naive.fen());
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} mate scores");
+}
+
+/// Brute force with memory: whether the side to move wins within `plies` plies.
+fn wins_within(n: &Naive, plies: u32, memo: &mut HashMap<(Naive, u32, bool), bool>) -> bool {
+    if plies == 0 || n.winner().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(&(*n, plies, true)) {
+        return known;
+    }
+    let side = n.side;
+    let wins = n.moves().into_iter().any(|mv| {
+        let child = n.play(mv);
+        child.winner() == Some(side) || loses_within(&child, plies - 1, memo)
+    });
+    memo.insert((*n, plies, true), wins);
+    wins
+}
+
+/// Brute force with memory: whether the side to move loses within `plies` plies.
+fn loses_within(n: &Naive, plies: u32, memo: &mut HashMap<(Naive, u32, bool), bool>) -> bool {
+    if n.winner().is_some_and(|w| w != n.side) {
+        return true;
+    }
+    if plies == 0 || n.winner().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(&(*n, plies, false)) {
+        return known;
+    }
+    let side = n.side;
+    let moves = n.moves();
+    let loses = moves.is_empty()
+        || moves.into_iter().all(|mv| {
+            let child = n.play(mv);
+            child.winner() != Some(side) && wins_within(&child, plies - 1, memo)
+        });
+    memo.insert((*n, plies, false), loses);
+    loses
+}
+
+#[test]
+fn a_table_from_an_earlier_search_does_not_make_a_mate_slower() {
+    // A random game (with slide-backs). After ply 29 white wins in 5 plies. A searcher
+    // that searched the position at ply 25 first used to stop at a mate in 7 found
+    // through its old table entries and call Win(7) proven: `go solve` would have
+    // printed a wrong distance, and the search would stop looking for the faster mate.
+    let line = "d1e2 b5b2 e2d1 d5e4 d1e2 e4d5 c4c3 c2c1 e2e5 b2a3 c3e3 a3b2 e5c3 d5d1 c3e5 \
+                d1d5 b1a2 c1a1 e3c1 b2e2 c1e1 a1d4 a2d2 d5a2 d2d3 a2b1 e5a5 b1c2 a5e5";
+    let mut record = Record::new(Neutreeko::start(&()));
+    let mut earlier = None;
+    for (ply, text) in line.split_whitespace().enumerate() {
+        if ply == 25 {
+            earlier = Some(record.clone());
+        }
+        record.play_text(text).unwrap();
+    }
+    let earlier = earlier.unwrap();
+    let root = *record.state();
+    assert_eq!(root.fen(), "4b/3w1/3b1/2w1w/4b w 29");
+    let naive = Naive::from_fen(&root.fen());
+    let mut memo = HashMap::new();
+    assert!(!wins_within(&naive, 3, &mut memo));
+    assert!(wins_within(&naive, 5, &mut memo));
+
+    let (fresh, _) = search_with(&mut Searcher::new(2), &root, record.history(), depth(9));
+    assert_eq!(fresh.score, Score::Mate(5));
+    assert_eq!(fresh.proven, Some(Value::Win(5)));
+
+    let mut searcher = Searcher::new(2);
+    let _ = search_with(&mut searcher, earlier.state(), earlier.history(), depth(9));
+    let (reused, _) = search_with(&mut searcher, &root, record.history(), depth(9));
+    assert_eq!(reused.score, Score::Mate(5));
+    assert!(
+        matches!(reused.proven, None | Some(Value::Win(5))),
+        "{:?}",
+        reused.proven
+    );
+}
