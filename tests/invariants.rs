@@ -249,3 +249,11 @@ macro_rules! invariants {
 use tabuleiro::games::neutreeko::Neutreeko;
 
 invariants!(neutreeko_default, Neutreeko, [], 300, None);
+
+use tabuleiro::games::fabrik::Fabrik;
+
+// Fabrik: at most Size² + 1 plies (two workers, a pass, a stone on every other square).
+// Hundreds of moves per position make the per-move checks slow: few games.
+invariants!(fabrik_7_line_4, Fabrik, [7, 4], 30, Some(51));
+invariants!(fabrik_9_line_5, Fabrik, [9, 5], 8, Some(83));
+invariants!(fabrik_default, Fabrik, [11, 5], 4, Some(123));
