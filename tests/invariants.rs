@@ -296,3 +296,11 @@ use tabuleiro::games::frozenforest::FrozenForest;
 invariants!(frozenforest_10, FrozenForest, [10], 60, Some(2 * 100 + 3));
 invariants!(frozenforest_7, FrozenForest, [7], 100, Some(2 * 49 + 3));
 invariants!(frozenforest_4, FrozenForest, [4], 200, Some(2 * 16 + 3));
+
+use tabuleiro::games::fabrik::Fabrik;
+
+// Fabrik: at most Size² + 1 plies (two workers, a pass, a stone on every other square).
+// Hundreds of moves per position make the per-move checks slow: few games.
+invariants!(fabrik_7_line_4, Fabrik, [7, 4], 30, Some(51));
+invariants!(fabrik_9_line_5, Fabrik, [9, 5], 8, Some(83));
+invariants!(fabrik_default, Fabrik, [11, 5], 4, Some(123));

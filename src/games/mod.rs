@@ -7,13 +7,14 @@
 
 use crate::game::Game;
 
+pub mod fabrik;
 pub mod frozenforest;
 pub mod linetris;
 pub mod neutreeko;
 pub mod talpa;
 
 /// The names of the implemented games, in the order the `Game` option lists them.
-pub const NAMES: &[&str] = &["linetris", "talpa", "frozenforest", "neutreeko"];
+pub const NAMES: &[&str] = &["linetris", "talpa", "fabrik", "frozenforest", "neutreeko"];
 
 /// The game the engine starts with.
 pub const DEFAULT: &str = "neutreeko";
@@ -30,6 +31,7 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     match name.to_ascii_lowercase().as_str() {
         "linetris" => Some(visitor.visit::<linetris::Linetris>()),
         "talpa" => Some(visitor.visit::<talpa::Talpa>()),
+        "fabrik" => Some(visitor.visit::<fabrik::Fabrik>()),
         "frozenforest" => Some(visitor.visit::<frozenforest::FrozenForest>()),
         "neutreeko" => Some(visitor.visit::<neutreeko::Neutreeko>()),
         _ => None,

@@ -1,0 +1,588 @@
+//! Fabrik evaluation: lines, and which squares the workers let a side reach.
+//!
+//! - *Reach*: the squares where the side to move can place a stone this turn, after
+//!   any relocation ([`reach`]; exact, computed per square from the geometry).
+//! - *Completion squares*: empty (or worker) squares that would finish a line of
+//!   `LineLength` for a colour. A completion square of the side to move inside its reach
+//!   is a win now; the opponent's completion squares are threats the side to move must
+//!   block with a stone or hide from the workers, and two of them are usually too many.
+//! - *Windows*: every segment of `LineLength` squares holding stones of one colour only
+//!   scores for that colour by how many it holds (open and half-open runs score in
+//!   several windows, dead ones in none); workers do not kill a window (they move).
+
+use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, geometry};
+use super::{Fabrik, Move, MoveKind, Phase, two_squares};
+use crate::game::{Game, Player};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Score of a window holding `k` stones of one colour, by line length 4 and 5.
+const WINDOW_4: [i32; 4] = [0, 2, 14, 60];
+const WINDOW_5: [i32; 5] = [0, 1, 6, 30, 90];
+/// The side to move has a completion square it can reach: it wins at once.
+pub const WIN_NOW: i32 = 10_000;
+/// The opponent has two or more completion squares, one has.
+const DOUBLE_THREAT: i32 = 1_500;
+const SINGLE_THREAT: i32 = 120;
+/// Each opponent completion square the side to move cannot reach (cannot block by
+/// placing there).
+const UNBLOCKABLE: i32 = 400;
+/// The move.
+const TEMPO: i32 = 10;
+/// Each empty square of a window with `LineLength - 2` or more own stones (and no
+/// opposing one) that the side to move can place on now, or that the opponent's
+/// workers see (so that it can place there next turn after relocating).
+const LIVE: i32 = 6;
+
+/// A tuning hook for engine-against-engine matches (`examples/fabrik_match.rs`):
+/// 0 is the evaluation as shipped, other values select experimental variants. Read
+/// with a relaxed load per evaluation.
+pub static VARIANT: AtomicU8 = AtomicU8::new(0);
+
+/// The squares where the side to move can place a stone this turn (after any worker
+/// relocation allowed in this phase).
+///
+/// In the play phase a square `s` (empty, or a worker's square that worker leaves) is
+/// reachable by moving worker `m` while `f` stays exactly when `f` is aligned with `s`
+/// with no stone between them, and `s` has a neighbour that is empty (or is `m` itself)
+/// and not on the way to `f`: `m` goes there (or stays) and sees `s`.
+pub fn reach(position: &Fabrik) -> Bb {
+    match position.phase() {
+        Phase::Workers => 0,
+        Phase::Choose | Phase::FirstStone => position.placeable(),
+        Phase::Play => {
+            let g = geometry();
+            let stones = position.stones[0] | position.stones[1];
+            let empty = position.empty();
+            let (a, b) = two_squares(position.workers);
+            let mut reach = 0;
+            for (moved, fixed) in [(a, b), (b, a)] {
+                let landing = empty | bit(moved);
+                // Candidates: squares the fixed worker sees once `moved` is gone.
+                for s in super::squares(g.sight(fixed, stones) & (empty | bit(moved))) {
+                    if g.neighbours[s] & landing & !g.between(s, fixed) != 0 {
+                        reach |= bit(s);
+                    }
+                }
+            }
+            reach
+        }
+    }
+}
+
+/// The squares `step::<D>(set)`: those whose neighbour in direction `D` is in `set`
+/// (on the board). A constant direction makes it two or three instructions.
+#[inline(always)]
+fn step<const D: usize>(set: Bb, board: Bb) -> Bb {
+    const FILE_0: Bb = {
+        let mut m = 0;
+        let mut r = 0;
+        while r < STRIDE {
+            m |= 1 << (r * STRIDE);
+            r += 1;
+        }
+        m
+    };
+    const FILE_10: Bb = FILE_0 << (STRIDE - 1);
+    let (df, dr) = DIRECTIONS[D];
+    // s + d ∈ set ⇔ s ∈ set shifted back by d; drop squares that wrap around a rank.
+    let delta = df + dr * STRIDE as i32;
+    let source = match df {
+        1 => set & !FILE_0,   // a stone on file 0 is nobody's east neighbour
+        -1 => set & !FILE_10, // a stone on file 10 is nobody's west neighbour
+        _ => set,
+    };
+    let shifted = if delta > 0 {
+        source >> delta
+    } else {
+        source << (-delta)
+    };
+    shifted & board
+}
+
+/// Squares (empty or workers) where a stone of the colour `own` makes a line of
+/// `length`.
+pub fn completions(own: Bb, open: Bb, board: Bb, length: usize) -> Bb {
+    let result = completions_axis::<0, 4>(own, board, length)
+        | completions_axis::<1, 5>(own, board, length)
+        | completions_axis::<2, 6>(own, board, length)
+        | completions_axis::<3, 7>(own, board, length);
+    result & open
+}
+
+/// [`completions`] along one axis: direction `D` and its opposite `E`.
+#[inline(always)]
+fn completions_axis<const D: usize, const E: usize>(own: Bb, board: Bb, length: usize) -> Bb {
+    // ahead[k]: squares followed by k own stones in direction D; behind: opposite.
+    let mut ahead = [board; 5];
+    let mut behind = [board; 5];
+    let (own_ahead, own_behind) = (step::<D>(own, board), step::<E>(own, board));
+    for k in 1..length {
+        ahead[k] = own_ahead & step::<D>(ahead[k - 1], board);
+        behind[k] = own_behind & step::<E>(behind[k - 1], board);
+    }
+    let mut result = 0;
+    for k in 0..length {
+        result |= ahead[k] & behind[length - 1 - k];
+    }
+    result
+}
+
+/// The number of windows (segments of `length` squares in one of the 4 line
+/// directions, inside the board) that hold exactly `k` stones of `own` and none of
+/// `theirs`, for each `k`.
+///
+/// Bit-sliced: for each direction, the count of each window is added up in three bit
+/// planes indexed by the window's first square, so it takes a few popcounts per
+/// direction instead of one or two per window.
+pub fn window_counts(own: Bb, theirs: Bb, board: Bb, length: usize) -> [u32; 6] {
+    let mut counts = [0; 6];
+    for (clear, c0, c1, c2) in [
+        window_planes::<0>(own, theirs, board, length),
+        window_planes::<1>(own, theirs, board, length),
+        window_planes::<2>(own, theirs, board, length),
+        window_planes::<3>(own, theirs, board, length),
+    ] {
+        for (k, count) in counts.iter_mut().enumerate().skip(1) {
+            let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
+            *count += (clear & plane(c0, 0) & plane(c1, 1) & plane(c2, 2)).count_ones();
+        }
+    }
+    counts
+}
+
+/// For the windows starting on each square and running in direction `D`: whether the
+/// window is inside the board and free of `theirs`, and its count of `own` stones as
+/// three bit planes.
+#[inline(always)]
+fn window_planes<const D: usize>(
+    own: Bb,
+    theirs: Bb,
+    board: Bb,
+    length: usize,
+) -> (Bb, Bb, Bb, Bb) {
+    let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
+    let mut clear = board;
+    let mut stones = own;
+    let mut free = board & !theirs;
+    for i in 0..length {
+        // Add the plane "square i of the window is own" to the counters.
+        let carry0 = c0 & stones;
+        c0 ^= stones;
+        let carry1 = c1 & carry0;
+        c1 ^= carry0;
+        c2 |= carry1;
+        clear &= free;
+        if i + 1 < length {
+            stones = step::<D>(stones, board);
+            free = step::<D>(free, board);
+        }
+    }
+    (clear, c0, c1, c2)
+}
+
+/// The squares of the windows holding at least `min` stones of `own` and none of
+/// `theirs`.
+pub fn strong_squares(own: Bb, theirs: Bb, board: Bb, length: usize, min: u32) -> Bb {
+    strong_axis::<0, 4>(own, theirs, board, length, min)
+        | strong_axis::<1, 5>(own, theirs, board, length, min)
+        | strong_axis::<2, 6>(own, theirs, board, length, min)
+        | strong_axis::<3, 7>(own, theirs, board, length, min)
+}
+
+#[inline(always)]
+fn strong_axis<const D: usize, const E: usize>(
+    own: Bb,
+    theirs: Bb,
+    board: Bb,
+    length: usize,
+    min: u32,
+) -> Bb {
+    let (clear, c0, c1, c2) = window_planes::<D>(own, theirs, board, length);
+    // Window starts whose count (c2 c1 c0 in binary) is at least `min`.
+    let mut starts = 0;
+    for k in min as usize..=length {
+        let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
+        starts |= plane(c0, 0) & plane(c1, 1) & plane(c2, 2);
+    }
+    let mut window = starts & clear;
+    let mut cover = 0;
+    for _ in 0..length {
+        cover |= window;
+        // The next square of each window: one step in direction D.
+        window = step::<E>(window, board);
+    }
+    cover
+}
+
+fn window_score(position: &Fabrik, player: Player) -> i32 {
+    let length = position.line_length() as usize;
+    let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
+    let counts = window_counts(
+        position.stones(player),
+        position.stones(player.other()),
+        position.board(),
+        length,
+    );
+    (1..table.len()).map(|k| table[k] * counts[k] as i32).sum()
+}
+
+/// Evaluation from the side to move's point of view.
+pub fn evaluate(position: &Fabrik) -> i32 {
+    if position.phase() != Phase::Play {
+        return 0;
+    }
+    let us = position.side_to_move();
+    let them = us.other();
+    let length = position.line_length() as usize;
+    let board = position.board();
+    let open = position.empty() | position.workers();
+    let reach = reach(position);
+    let ours = completions(position.stones(us), open, board, length);
+    if ours & reach != 0 {
+        return WIN_NOW;
+    }
+    let theirs = completions(position.stones(them), open, board, length);
+    let mut score = TEMPO + window_score(position, us) - window_score(position, them);
+    let variant = VARIANT.load(Ordering::Relaxed);
+    if variant == 3 {
+        // The same threat terms, a quarter as large.
+        match theirs.count_ones() {
+            0 => {}
+            1 => score -= SINGLE_THREAT / 4,
+            _ => score -= DOUBLE_THREAT / 4,
+        }
+        score -= UNBLOCKABLE / 4 * (theirs & !reach).count_ones() as i32;
+        score += SINGLE_THREAT / 8 * ours.count_ones().min(2) as i32;
+    } else if variant != 1 {
+        match theirs.count_ones() {
+            0 => {}
+            1 => score -= SINGLE_THREAT,
+            _ => score -= DOUBLE_THREAT,
+        }
+        score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
+        score += SINGLE_THREAT / 2 * ours.count_ones().min(2) as i32;
+    }
+    if variant == 2 {
+        score += live_score(position, reach);
+    }
+    score.clamp(-WIN_NOW + 1, WIN_NOW - 1)
+}
+
+/// Worker control: empty squares of promising windows that the side to move can fill
+/// now, against those the opponent's workers see through the stones (reachable for it
+/// next turn unless this move blocks or moves them).
+fn live_score(position: &Fabrik, reach: Bb) -> i32 {
+    let g = geometry();
+    let us = position.side_to_move();
+    let them = us.other();
+    let length = position.line_length() as usize;
+    let min = position.line_length() - 2;
+    let board = position.board();
+    let empty = position.empty();
+    let (a, b) = two_squares(position.workers());
+    let all_stones = position.stones(us) | position.stones(them);
+    let seen = g.sight(a, all_stones) | g.sight(b, all_stones);
+    let ours = strong_squares(
+        position.stones(us),
+        position.stones(them),
+        board,
+        length,
+        min,
+    );
+    let theirs = strong_squares(
+        position.stones(them),
+        position.stones(us),
+        board,
+        length,
+        min,
+    );
+    LIVE * ((ours & empty & reach).count_ones() as i32
+        - (theirs & empty & seen).count_ones() as i32)
+}
+
+/// Per-position data for move ordering, cached for the last position seen on this
+/// thread (search asks for the hint of every move of one position in a row).
+struct HintCache {
+    hash: u64,
+    board: Bb,
+    line_length: u32,
+    /// The line value of placing on each square of `known`.
+    value: [i32; SQUARES],
+    /// The squares whose value is computed (on first request: moves place on far
+    /// fewer squares than there are empty ones).
+    known: Bb,
+    /// Squares placeable without relocating.
+    here: Bb,
+}
+
+thread_local! {
+    static HINTS: RefCell<HintCache> = const {
+        RefCell::new(HintCache {
+            hash: 0,
+            board: 0,
+            line_length: 0,
+            value: [0; SQUARES],
+            known: 0,
+            here: 0,
+        })
+    };
+}
+
+/// The ordering value of a stone of the side to move on `square`: lines it makes
+/// longer and opposing lines it cuts.
+fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
+    let us = position.side_to_move();
+    let own = position.stones(us);
+    let theirs = position.stones(us.other());
+    let length = position.line_length();
+    let mut value = 0;
+    for d in 0..4 {
+        let made = 1 + g.run(square, d, own) + g.run(square, d + 4, own);
+        let cut = g.run(square, d, theirs) + g.run(square, d + 4, theirs);
+        value += if made >= length {
+            1_000_000
+        } else {
+            (made * made) as i32 * 10
+        };
+        value += if cut + 1 >= length {
+            100_000
+        } else {
+            (cut * cut) as i32 * 8
+        };
+    }
+    value
+}
+
+/// Ordering hint: placements that make or block long lines first; among moves placing
+/// on the same square, those that need no relocation (or need it to place there at
+/// all) before relocations that could have been skipped.
+pub fn order_hint(position: &Fabrik, mv: Move) -> i32 {
+    match mv.kind() {
+        MoveKind::Pass => 0,
+        MoveKind::Worker => {
+            // Central squares first.
+            let size = position.size() as i32;
+            let (f, r) = ((mv.square() % STRIDE) as i32, (mv.square() / STRIDE) as i32);
+            -((2 * f - size + 1).abs() + (2 * r - size + 1).abs())
+        }
+        kind => HINTS.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            let hash = position.hash();
+            if cache.hash != hash
+                || cache.board != position.board()
+                || cache.line_length != position.line_length()
+            {
+                cache.hash = hash;
+                cache.board = position.board();
+                cache.line_length = position.line_length();
+                cache.here = position.placeable();
+                cache.known = 0;
+            }
+            let square = mv.square();
+            if cache.known & bit(square) == 0 {
+                cache.value[square] = line_value(geometry(), position, square);
+                cache.known |= bit(square);
+            }
+            let value = cache.value[square];
+            if kind == MoveKind::Relocate && cache.here & bit(mv.square()) != 0 {
+                value - 50
+            } else {
+                value
+            }
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::default_config;
+
+    fn position(fen: &str) -> Fabrik {
+        Fabrik::from_fen(&default_config::<Fabrik>(), fen).unwrap()
+    }
+
+    /// The reach computed by enumerating every legal move.
+    fn reach_by_moves(position: &Fabrik) -> Bb {
+        let mut moves = Vec::new();
+        position.generate_moves(&mut moves);
+        moves
+            .iter()
+            .filter(|mv| mv.kind() != MoveKind::Pass)
+            .fold(0, |set, mv| set | bit(mv.square()))
+    }
+
+    #[test]
+    fn reach_matches_the_moves() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut checked = 0;
+        for game in 0..40 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 5,
+            };
+            let mut state = Fabrik::start(&config);
+            let mut moves = Vec::new();
+            while state.outcome().is_none() {
+                if state.phase() != Phase::Workers {
+                    assert_eq!(reach(&state), reach_by_moves(&state), "{}", state.fen());
+                    checked += 1;
+                }
+                moves.clear();
+                state.generate_moves(&mut moves);
+                let mv = moves[rng.random_range(0..moves.len())];
+                state.play(mv);
+            }
+        }
+        assert!(checked > 500);
+    }
+
+    #[test]
+    fn completions_find_gaps_and_ends() {
+        // Black x on c5 d5 e5 f5 (rank 5) on 11x11: completion squares b5 and g5.
+        let p = position("11/11/11/11/11/11/2xxxx5/11/11/w10/w3oooo3 o 8");
+        let board = p.board();
+        let open = p.empty() | p.workers();
+        let done = completions(p.stones(Player::P1), open, board, 5);
+        let names: Vec<String> = super::super::squares(done)
+            .map(super::super::name)
+            .collect();
+        assert_eq!(names, vec!["b5", "g5"]);
+        // White o on e1..h1: d1 and i1.
+        let done = completions(p.stones(Player::P2), open, board, 5);
+        let names: Vec<String> = super::super::squares(done)
+            .map(super::super::name)
+            .collect();
+        assert_eq!(names, vec!["d1", "i1"]);
+        // No wrap-around: stones on j1 k1 and a2 b2 c2 do not combine.
+        let wrap = position("o1o1o1o1o2/11/11/11/11/w10/11/11/11/xxx8/8wxx o 0");
+        let open = wrap.empty() | wrap.workers();
+        let done = completions(wrap.stones(Player::P1), open, wrap.board(), 5);
+        assert_eq!(done, 0);
+    }
+
+    /// Squares of windows with at least `min` own stones, window by window.
+    fn strong_naive(p: &Fabrik, player: Player, min: usize) -> Bb {
+        let size = p.size() as i32;
+        let length = p.line_length() as i32;
+        let mut cover = 0;
+        for square in 0..SQUARES {
+            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
+            for &(df, dr) in &DIRECTIONS[..4] {
+                let cells: Vec<(i32, i32)> =
+                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
+                if cells
+                    .iter()
+                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                {
+                    continue;
+                }
+                let mask = cells
+                    .iter()
+                    .fold(0, |m, &(x, y)| m | bit((y * STRIDE as i32 + x) as usize));
+                if mask & p.stones(player.other()) == 0
+                    && (mask & p.stones(player)).count_ones() as usize >= min
+                {
+                    cover |= mask;
+                }
+            }
+        }
+        cover
+    }
+
+    /// Window counts by walking every window square by square.
+    fn window_counts_naive(p: &Fabrik, player: Player) -> [u32; 6] {
+        let size = p.size() as i32;
+        let length = p.line_length() as i32;
+        let mut counts = [0; 6];
+        for square in 0..SQUARES {
+            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
+            for &(df, dr) in &DIRECTIONS[..4] {
+                let cells: Vec<(i32, i32)> =
+                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
+                if cells
+                    .iter()
+                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                {
+                    continue;
+                }
+                let at = |x: i32, y: i32, set: Bb| set & bit((y * STRIDE as i32 + x) as usize) != 0;
+                if cells
+                    .iter()
+                    .any(|&(x, y)| at(x, y, p.stones(player.other())))
+                {
+                    continue;
+                }
+                let k = cells
+                    .iter()
+                    .filter(|&&(x, y)| at(x, y, p.stones(player)))
+                    .count();
+                counts[k] += 1;
+            }
+        }
+        counts[0] = 0;
+        counts
+    }
+
+    #[test]
+    fn window_counts_match_a_plain_count() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(9);
+        for game in 0..20 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 4 + (game % 2) as u8,
+            };
+            let mut state = Fabrik::start(&config);
+            let mut moves = Vec::new();
+            while state.outcome().is_none() {
+                for player in [Player::P1, Player::P2] {
+                    let fast = window_counts(
+                        state.stones(player),
+                        state.stones(player.other()),
+                        state.board(),
+                        state.line_length() as usize,
+                    );
+                    let mut fast = fast;
+                    fast[0] = 0;
+                    assert_eq!(fast, window_counts_naive(&state, player), "{}", state.fen());
+                    for min in 1..=3 {
+                        assert_eq!(
+                            strong_squares(
+                                state.stones(player),
+                                state.stones(player.other()),
+                                state.board(),
+                                state.line_length() as usize,
+                                min,
+                            ),
+                            strong_naive(&state, player, min as usize),
+                            "{} min {min}",
+                            state.fen()
+                        );
+                    }
+                }
+                moves.clear();
+                state.generate_moves(&mut moves);
+                state.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        // An empty 11x11 board has 4 * 7 * 11 + ... windows of 5 with no stone: none scored.
+        let empty = Fabrik::start(&default_config::<Fabrik>());
+        assert_eq!(window_counts(0, 0, empty.board(), 5)[1], 0);
+        // One stone in the centre lies in 5 windows per direction.
+        let one = window_counts(bit(60), 0, empty.board(), 5);
+        assert_eq!(one[1], 20);
+    }
+
+    #[test]
+    fn a_reachable_completion_square_is_a_win_now() {
+        // Black to move with four in a row and the workers seeing b5 and g5.
+        let p = position("11/11/11/11/11/11/2xxxx5/11/11/1w9/w3oooo3 x 8");
+        assert_eq!(evaluate(&p), WIN_NOW);
+        // The same with white to move: white must stop two completion squares.
+        let p = position("11/11/11/11/11/11/2xxxx5/11/11/1w9/w3ooo4 o 7");
+        assert!(evaluate(&p) < -1000, "{}", evaluate(&p));
+    }
+}

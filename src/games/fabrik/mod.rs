@@ -1,0 +1,712 @@
+//! Fabrik (`fabrik`).
+//!
+//! Rules (SPEC §2):
+//! - A `Size`×`Size` board (7–11, default 11); black stones `x` (p1), white stones `o`
+//!   (p2) and two neutral workers `w`. Goal: a line of at least `LineLength` (4 or 5,
+//!   default 5) own stones in a row, column or diagonal; workers break lines.
+//! - Sight: a worker sees, along each of the 8 directions, the consecutive empty squares
+//!   up to the first occupied square (a stone or the other worker) or the edge. A square
+//!   is *placeable* when it is empty and seen by both workers.
+//! - Setup: ply 1, black puts a worker on any empty square (`d4`); ply 2, white puts the
+//!   other one (`f6`); ply 3, black places a stone on a placeable square (`e5`) or plays
+//!   `pass`, after which white places the first stone. The first stone is placed without
+//!   moving a worker; `pass` is legal nowhere else.
+//! - Every later turn: optionally move one worker to another empty square, then place an
+//!   own stone on a placeable square: `e5`, or `d4f6e5` (worker d4 → f6, stone on e5). A
+//!   worker move is legal only together with a placement.
+//! - The mover wins by making a line. A side to move that cannot place a stone, even
+//!   after moving a worker, loses (a full board included). No draws.
+//!
+//! The phase is not stored: the side to move and the numbers of workers and stones tell
+//! it ([`Phase`]), so a FEN carries it too.
+//!
+//! Representation: 128-bit bitboards with a fixed stride of 11 ([`geometry`]); the
+//! placeable squares after a relocation are the intersection of two sliding-ray sight
+//! sets, so move counting (bulk perft) is a popcount per relocation. The hash is Zobrist,
+//! updated incrementally.
+
+pub mod eval;
+pub mod geometry;
+
+use std::sync::OnceLock;
+
+use crate::game::{
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, fen_tail, format_fen_board,
+    parse_fen_board, plain_diagram, read_square, square_name,
+};
+use geometry::{Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
+
+/// The smallest and largest board sides.
+pub const MIN_SIZE: usize = 7;
+pub const MAX_SIZE: usize = 11;
+
+/// The options of a game: board side and winning line length.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Config {
+    pub size: u8,
+    pub line_length: u8,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            size: 11,
+            line_length: 5,
+        }
+    }
+}
+
+/// The kinds of move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum MoveKind {
+    /// Place a stone without moving a worker (`e5`).
+    Place,
+    /// Move a worker, then place a stone (`d4f6e5`).
+    Relocate,
+    /// Put a worker on the board during the setup (`d4`).
+    Worker,
+    /// Black lets white place the first stone (`pass`, ply 3 only).
+    Pass,
+}
+
+/// A move packed in 32 bits: bits 0–6 the square placed on (stone or worker), bits
+/// 7–13 the worker's origin, bits 14–20 its destination, bits 21–22 the kind.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Move(u32);
+
+const KIND_SHIFT: u32 = 21;
+
+impl Move {
+    /// `pass`.
+    pub const PASS: Move = Move(3 << KIND_SHIFT);
+
+    pub fn place(square: usize) -> Move {
+        Move(square as u32)
+    }
+
+    pub fn worker(square: usize) -> Move {
+        Move(2 << KIND_SHIFT | square as u32)
+    }
+
+    pub fn relocate(from: usize, to: usize, square: usize) -> Move {
+        Move(1 << KIND_SHIFT | (from as u32) << 7 | (to as u32) << 14 | square as u32)
+    }
+
+    pub fn kind(self) -> MoveKind {
+        match self.0 >> KIND_SHIFT {
+            0 => MoveKind::Place,
+            1 => MoveKind::Relocate,
+            2 => MoveKind::Worker,
+            _ => MoveKind::Pass,
+        }
+    }
+
+    /// The square a stone (or, in the setup, a worker) is put on.
+    pub fn square(self) -> usize {
+        (self.0 & 127) as usize
+    }
+
+    /// The origin of a relocated worker.
+    pub fn from(self) -> usize {
+        (self.0 >> 7 & 127) as usize
+    }
+
+    /// The destination of a relocated worker.
+    pub fn to(self) -> usize {
+        (self.0 >> 14 & 127) as usize
+    }
+}
+
+/// Where the game stands, read from the side to move and the pieces on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// Fewer than two workers: the side to move puts one on the board.
+    Workers,
+    /// Two workers, no stone, black to move: place the first stone or pass.
+    Choose,
+    /// Two workers, no stone, white to move (black passed): place without relocating.
+    FirstStone,
+    /// Stones on the board: optionally relocate, then place.
+    Play,
+}
+
+/// A Fabrik position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Fabrik {
+    /// Stones of each player: `[black, white]`.
+    stones: [Bb; 2],
+    workers: Bb,
+    /// The squares of this board.
+    board: Bb,
+    hash: u64,
+    plies: u32,
+    size: u8,
+    line_length: u8,
+    side: Player,
+    /// The player who made a line (the game is over).
+    winner: Option<Player>,
+}
+
+/// Zobrist keys: `[black stone, white stone, worker][square]`, then the side key.
+struct Keys {
+    pieces: [[u64; SQUARES]; 3],
+    side: u64,
+}
+
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            // splitmix64
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut pieces = [[0; SQUARES]; 3];
+        for row in pieces.iter_mut() {
+            for key in row.iter_mut() {
+                *key = next();
+            }
+        }
+        Keys {
+            pieces,
+            side: next(),
+        }
+    })
+}
+
+/// Iterates over the squares of a set.
+#[inline(always)]
+fn squares(mut set: Bb) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let square = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Some(square)
+        }
+    })
+}
+
+/// The two squares of a two-worker set.
+#[inline(always)]
+fn two_squares(set: Bb) -> (usize, usize) {
+    let a = set.trailing_zeros() as usize;
+    let b = 127 - set.leading_zeros() as usize;
+    (a, b)
+}
+
+fn name(square: usize) -> String {
+    square_name(square % STRIDE, square / STRIDE)
+}
+
+impl Fabrik {
+    /// Stones of `player`.
+    pub fn stones(&self, player: Player) -> Bb {
+        self.stones[player.index()]
+    }
+
+    /// The worker squares.
+    pub fn workers(&self) -> Bb {
+        self.workers
+    }
+
+    /// The squares of the board.
+    pub fn board(&self) -> Bb {
+        self.board
+    }
+
+    /// Empty squares (no stone, no worker).
+    pub fn empty(&self) -> Bb {
+        self.board & !(self.stones[0] | self.stones[1] | self.workers)
+    }
+
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+
+    pub fn line_length(&self) -> u32 {
+        u32::from(self.line_length)
+    }
+
+    /// The phase of the game (see [`Phase`]).
+    pub fn phase(&self) -> Phase {
+        if self.workers.count_ones() < 2 {
+            Phase::Workers
+        } else if self.stones[0] | self.stones[1] != 0 {
+            Phase::Play
+        } else if self.side == Player::P1 {
+            Phase::Choose
+        } else {
+            Phase::FirstStone
+        }
+    }
+
+    /// The squares where a stone can be placed now without moving a worker.
+    pub fn placeable(&self) -> Bb {
+        if self.workers.count_ones() != 2 {
+            return 0;
+        }
+        let g = geometry();
+        let occupied = self.stones[0] | self.stones[1] | self.workers;
+        let (a, b) = two_squares(self.workers);
+        g.sight(a, occupied) & g.sight(b, occupied) & self.board & !occupied
+    }
+
+    /// Calls `visit(relocation, placeable)` for the placements without relocation
+    /// (`relocation` = `None`, `placeable` the squares) and, in the play phase, for
+    /// every placement square `s` reachable by moving a worker: `Some((from, s))` with
+    /// `placeable` the set of empty squares the worker on `from` may move to so that a
+    /// stone can then go on `s`. Stops early and returns `false` when `visit` does.
+    ///
+    /// Moving worker `m` (the other one, `f`, stays) to `t` and placing on `s` is legal
+    /// when `t` is empty, `s` is empty or is `m`'s vacated square, `f` sees `s` with
+    /// `m` gone and `t` not between them, and `t` sees `s`, i.e. `s` sees `t` past
+    /// stones and `f`. So the squares `s` are those `f` sees through the stones, and for
+    /// each the destinations are `sight(s) & empty & !between(f, s)`: one sight set per
+    /// placement square rather than one per destination (there are fewer).
+    #[inline(always)]
+    fn each_relocation(
+        &self,
+        g: &Geometry,
+        mut visit: impl FnMut(Option<(usize, usize)>, Bb) -> bool,
+    ) -> bool {
+        let stones = self.stones[0] | self.stones[1];
+        let occupied = stones | self.workers;
+        let empty = self.board & !occupied;
+        let (a, b) = two_squares(self.workers);
+        let here = g.sight(a, occupied) & g.sight(b, occupied) & empty;
+        if !visit(None, here) {
+            return false;
+        }
+        if self.phase() != Phase::Play {
+            return true;
+        }
+        for (moved, fixed) in [(a, b), (b, a)] {
+            let blockers = stones | bit(fixed);
+            for square in squares(g.sight(fixed, stones) & (empty | bit(moved))) {
+                let targets = g.sight(square, blockers) & empty & !g.between(fixed, square);
+                if !visit(Some((moved, square)), targets) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the side to move has a legal move (ignoring a line already made).
+    fn has_move(&self) -> bool {
+        match self.phase() {
+            Phase::Workers => self.empty() != 0,
+            Phase::Choose => true,
+            Phase::FirstStone | Phase::Play => {
+                !self.each_relocation(geometry(), |_, placeable| placeable == 0)
+            }
+        }
+    }
+
+    /// Whether `player` has a line of at least the line length through `square`.
+    fn line_through(&self, g: &Geometry, square: usize, player: Player) -> bool {
+        let own = self.stones[player.index()];
+        let need = u32::from(self.line_length);
+        (0..4).any(|d| 1 + g.run(square, d, own) + g.run(square, d + 4, own) >= need)
+    }
+
+    /// Whether `player` has a line anywhere.
+    fn has_line(&self, player: Player) -> bool {
+        let g = geometry();
+        squares(self.stones[player.index()]).any(|square| self.line_through(g, square, player))
+    }
+
+    fn hash_of(&self) -> u64 {
+        let keys = keys();
+        let mut hash = 0;
+        for (index, set) in [self.stones[0], self.stones[1], self.workers]
+            .into_iter()
+            .enumerate()
+        {
+            for square in squares(set) {
+                hash ^= keys.pieces[index][square];
+            }
+        }
+        if self.side == Player::P2 {
+            hash ^= keys.side;
+        }
+        hash
+    }
+
+    fn cell(&self, square: usize) -> Option<char> {
+        if self.stones[0] & bit(square) != 0 {
+            Some('x')
+        } else if self.stones[1] & bit(square) != 0 {
+            Some('o')
+        } else if self.workers & bit(square) != 0 {
+            Some('w')
+        } else {
+            None
+        }
+    }
+
+    /// Reads one square name on this board.
+    fn read_board_square(&self, text: &str) -> Option<(usize, usize)> {
+        let (file, rank, used) = read_square(text)?;
+        if file >= self.size() || rank >= self.size() {
+            return None;
+        }
+        Some((rank * STRIDE + file, used))
+    }
+
+    fn empty_position(config: &Config, size: usize) -> Fabrik {
+        Fabrik {
+            stones: [0; 2],
+            workers: 0,
+            board: board_mask(size),
+            hash: 0,
+            plies: 0,
+            size: size as u8,
+            line_length: config.line_length,
+            side: Player::P1,
+            winner: None,
+        }
+    }
+}
+
+impl Game for Fabrik {
+    type Move = Move;
+    type Config = Config;
+
+    const NAME: &'static str = "fabrik";
+    /// Hundreds of moves per position: depth 3 already takes a while.
+    const BENCH_DEPTH: u32 = 3;
+
+    fn option_specs() -> &'static [OptionSpec] {
+        &[
+            OptionSpec {
+                name: "Size",
+                kind: OptionKind::Spin {
+                    min: MIN_SIZE as i64,
+                    max: MAX_SIZE as i64,
+                    default: 11,
+                },
+            },
+            OptionSpec {
+                name: "LineLength",
+                kind: OptionKind::Spin {
+                    min: 4,
+                    max: 5,
+                    default: 5,
+                },
+            },
+        ]
+    }
+
+    fn config(values: &[i64]) -> Result<Config, String> {
+        let [size, line_length] = values else {
+            return Err(format!("expected 2 option values, got {}", values.len()));
+        };
+        if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(size) {
+            return Err(format!("Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"));
+        }
+        if !(4..=5).contains(line_length) {
+            return Err(format!("LineLength {line_length} is not 4 or 5"));
+        }
+        Ok(Config {
+            size: *size as u8,
+            line_length: *line_length as u8,
+        })
+    }
+
+    fn start(config: &Config) -> Self {
+        let mut position = Fabrik::empty_position(config, usize::from(config.size));
+        position.hash = position.hash_of();
+        position
+    }
+
+    fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let Some((board, tail)) = fields.split_first() else {
+            return Err(FenError("empty position string".to_string()));
+        };
+        let (side, plies) = fen_tail(tail)?;
+        let side = match side {
+            "x" => Player::P1,
+            "o" => Player::P2,
+            other => return Err(FenError(format!("side to move '{other}' is not x or o"))),
+        };
+        let rows = parse_fen_board(board, "xow")?;
+        let size = rows.len();
+        if rows[0].len() != size {
+            return Err(FenError(format!(
+                "the board is {}x{size}; Fabrik boards are square",
+                rows[0].len()
+            )));
+        }
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(FenError(format!(
+                "the board is {size}x{size}; Fabrik is played on {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"
+            )));
+        }
+        let mut position = Fabrik::empty_position(config, size);
+        position.side = side;
+        position.plies = plies;
+        for (index, row) in rows.iter().enumerate() {
+            let rank = size - 1 - index;
+            for (file, cell) in row.iter().enumerate() {
+                let square = bit(rank * STRIDE + file);
+                match cell {
+                    Some('x') => position.stones[0] |= square,
+                    Some('o') => position.stones[1] |= square,
+                    Some('w') => position.workers |= square,
+                    _ => {}
+                }
+            }
+        }
+        let workers = position.workers.count_ones();
+        let black = position.stones[0].count_ones();
+        let white = position.stones[1].count_ones();
+        if workers > 2 {
+            return Err(FenError(format!(
+                "{workers} workers on the board; there are 2"
+            )));
+        }
+        if workers < 2 && black + white > 0 {
+            return Err(FenError(
+                "stones on the board before both workers are placed".to_string(),
+            ));
+        }
+        match (workers, side) {
+            (0, Player::P2) => {
+                return Err(FenError(
+                    "no worker on the board: black places the first one".to_string(),
+                ));
+            }
+            (1, Player::P1) => {
+                return Err(FenError(
+                    "one worker on the board: white places the second one".to_string(),
+                ));
+            }
+            _ => {}
+        }
+        // Turns alternate from the first stone on, whoever placed it.
+        let consistent = match side {
+            Player::P1 => white == black || white == black + 1,
+            Player::P2 => black == white || black == white + 1,
+        };
+        if !consistent {
+            return Err(FenError(format!(
+                "{black} black and {white} white stones cannot have {} to move",
+                if side == Player::P1 { "black" } else { "white" }
+            )));
+        }
+        let mover = side.other();
+        position.winner = if position.has_line(mover) {
+            Some(mover)
+        } else if position.has_line(side) {
+            Some(side)
+        } else {
+            None
+        };
+        position.hash = position.hash_of();
+        Ok(position)
+    }
+
+    fn fen(&self) -> String {
+        let size = self.size();
+        let rows: Vec<Vec<Option<char>>> = (0..size)
+            .rev()
+            .map(|rank| {
+                (0..size)
+                    .map(|file| self.cell(rank * STRIDE + file))
+                    .collect()
+            })
+            .collect();
+        let side = match self.side {
+            Player::P1 => 'x',
+            Player::P2 => 'o',
+        };
+        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        if self.winner.is_some() {
+            return;
+        }
+        match self.phase() {
+            Phase::Workers => moves.extend(squares(self.empty()).map(Move::worker)),
+            phase => {
+                self.each_relocation(geometry(), |relocation, placeable| {
+                    match relocation {
+                        None => moves.extend(squares(placeable).map(Move::place)),
+                        Some((from, square)) => moves
+                            .extend(squares(placeable).map(|to| Move::relocate(from, to, square))),
+                    }
+                    true
+                });
+                if phase == Phase::Choose {
+                    moves.push(Move::PASS);
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let keys = keys();
+        let side = self.side.index();
+        match mv.kind() {
+            MoveKind::Worker => {
+                self.workers |= bit(mv.square());
+                self.hash ^= keys.pieces[2][mv.square()];
+            }
+            MoveKind::Pass => {}
+            kind => {
+                if kind == MoveKind::Relocate {
+                    self.workers ^= bit(mv.from()) | bit(mv.to());
+                    self.hash ^= keys.pieces[2][mv.from()] ^ keys.pieces[2][mv.to()];
+                }
+                let square = mv.square();
+                self.stones[side] |= bit(square);
+                self.hash ^= keys.pieces[side][square];
+                if self.line_through(geometry(), square, self.side) {
+                    self.winner = Some(self.side);
+                }
+            }
+        }
+        self.side = self.side.other();
+        self.hash ^= keys.side;
+        self.plies += 1;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(winner) = self.winner {
+            return Some(Outcome::Win(winner));
+        }
+        if self.has_move() {
+            None
+        } else {
+            Some(Outcome::Win(self.side.other()))
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.hash_of()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let syntax = || MoveError::Syntax(text.to_string());
+        if text == "pass" {
+            return Ok(Move::PASS);
+        }
+        let (first, used) = self.read_board_square(text).ok_or_else(syntax)?;
+        if used == text.len() {
+            return Ok(if self.phase() == Phase::Workers {
+                Move::worker(first)
+            } else {
+                Move::place(first)
+            });
+        }
+        let rest = &text[used..];
+        let (second, used2) = self.read_board_square(rest).ok_or_else(syntax)?;
+        let (third, used3) = self.read_board_square(&rest[used2..]).ok_or_else(syntax)?;
+        if used2 + used3 != rest.len() {
+            return Err(syntax());
+        }
+        Ok(Move::relocate(first, second, third))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        match mv.kind() {
+            MoveKind::Pass => "pass".to_string(),
+            MoveKind::Place | MoveKind::Worker => name(mv.square()),
+            MoveKind::Relocate => {
+                format!("{}{}{}", name(mv.from()), name(mv.to()), name(mv.square()))
+            }
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::order_hint(self, mv)
+    }
+
+    fn diagram(&self) -> String {
+        let size = self.size();
+        let rows: Vec<Vec<char>> = (0..size)
+            .rev()
+            .map(|rank| {
+                (0..size)
+                    .map(|file| self.cell(rank * STRIDE + file).unwrap_or('.'))
+                    .collect()
+            })
+            .collect();
+        plain_diagram(&rows)
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.winner.is_some() {
+            return 0;
+        }
+        match self.phase() {
+            Phase::Workers => u64::from(self.empty().count_ones()),
+            phase => {
+                let mut count = u64::from(phase == Phase::Choose);
+                self.each_relocation(geometry(), |_, placeable| {
+                    count += u64::from(placeable.count_ones());
+                    true
+                });
+                count
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::default_config;
+
+    fn start() -> Fabrik {
+        Fabrik::start(&default_config::<Fabrik>())
+    }
+
+    #[test]
+    fn start_position_and_setup_counts() {
+        let position = start();
+        assert_eq!(position.fen(), "11/11/11/11/11/11/11/11/11/11/11 x 0");
+        assert_eq!(position.phase(), Phase::Workers);
+        assert_eq!(position.count_moves(), 121);
+        let mut after = position;
+        after.play(position.legal_move("a1").unwrap());
+        assert_eq!(after.count_moves(), 120);
+        assert_eq!(after.side_to_move(), Player::P2);
+    }
+
+    #[test]
+    fn moves_pack_and_unpack() {
+        let mv = Move::relocate(120, 0, 60);
+        assert_eq!(mv.kind(), MoveKind::Relocate);
+        assert_eq!((mv.from(), mv.to(), mv.square()), (120, 0, 60));
+        assert_eq!(Move::worker(7).kind(), MoveKind::Worker);
+        assert_eq!(Move::place(7).kind(), MoveKind::Place);
+        assert_eq!(Move::PASS.kind(), MoveKind::Pass);
+        assert_ne!(Move::worker(7), Move::place(7));
+    }
+}

@@ -1,0 +1,837 @@
+//! Fabrik: perft against pinned data, a cross-check against a deliberately plain
+//! second move generator, the rules cases of SPEC §2, and round trips over random games.
+
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
+use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
+use tabuleiro::perft::{perft, perft_full};
+
+// ---------------------------------------------------------------------------------
+// A naive Fabrik: a plain 2D array of characters, rules written straight from SPEC.
+
+#[derive(Clone, Debug)]
+struct Naive {
+    size: usize,
+    length: usize,
+    /// `cells[rank][file]`: '.', 'x', 'o' or 'w'.
+    cells: Vec<Vec<char>>,
+    side: char,
+    winner: Option<char>,
+}
+
+const STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+impl Naive {
+    /// Reads the board and side of a FEN (assumed well formed: it comes from the engine).
+    fn from_fen(fen: &str, length: usize) -> Naive {
+        let mut fields = fen.split(' ');
+        let board = fields.next().unwrap();
+        let side = fields.next().unwrap().chars().next().unwrap();
+        let mut rows: Vec<Vec<char>> = Vec::new();
+        for rank_text in board.split('/') {
+            let mut row = Vec::new();
+            let mut number = 0;
+            for c in rank_text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    number = number * 10 + d as usize;
+                } else {
+                    row.extend(std::iter::repeat_n('.', number));
+                    number = 0;
+                    row.push(c);
+                }
+            }
+            row.extend(std::iter::repeat_n('.', number));
+            rows.push(row);
+        }
+        rows.reverse();
+        Naive {
+            size: rows.len(),
+            length,
+            cells: rows,
+            side,
+            winner: None,
+        }
+    }
+
+    fn count(&self, c: char) -> usize {
+        self.cells.iter().flatten().filter(|&&x| x == c).count()
+    }
+
+    fn workers(&self) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        for r in 0..self.size {
+            for f in 0..self.size {
+                if self.cells[r][f] == 'w' {
+                    found.push((f, r));
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the worker on `from` sees the empty square `to`: walk one step at a time.
+    fn sees(&self, from: (usize, usize), to: (usize, usize)) -> bool {
+        let (dx, dy) = (to.0 as i32 - from.0 as i32, to.1 as i32 - from.1 as i32);
+        if (dx, dy) == (0, 0) || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+            return false;
+        }
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let (mut x, mut y) = (from.0 as i32 + sx, from.1 as i32 + sy);
+        loop {
+            if self.cells[y as usize][x as usize] != '.' {
+                return false;
+            }
+            if (x, y) == (to.0 as i32, to.1 as i32) {
+                return true;
+            }
+            x += sx;
+            y += sy;
+        }
+    }
+
+    fn placeable(&self) -> Vec<(usize, usize)> {
+        let workers = self.workers();
+        let mut result = Vec::new();
+        for r in 0..self.size {
+            for f in 0..self.size {
+                if self.cells[r][f] == '.'
+                    && self.sees(workers[0], (f, r))
+                    && self.sees(workers[1], (f, r))
+                {
+                    result.push((f, r));
+                }
+            }
+        }
+        result
+    }
+
+    fn name((f, r): (usize, usize)) -> String {
+        format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    }
+
+    fn moves(&self) -> Vec<String> {
+        if self.winner.is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        let workers = self.workers();
+        let stones = self.count('x') + self.count('o');
+        if workers.len() < 2 {
+            for r in 0..self.size {
+                for f in 0..self.size {
+                    if self.cells[r][f] == '.' {
+                        moves.push(Naive::name((f, r)));
+                    }
+                }
+            }
+            return moves;
+        }
+        for square in self.placeable() {
+            moves.push(Naive::name(square));
+        }
+        if stones == 0 {
+            if self.side == 'x' {
+                moves.push("pass".to_string());
+            }
+            return moves;
+        }
+        for &worker in &workers {
+            for r in 0..self.size {
+                for f in 0..self.size {
+                    if self.cells[r][f] != '.' {
+                        continue;
+                    }
+                    let mut moved = self.clone();
+                    moved.cells[worker.1][worker.0] = '.';
+                    moved.cells[r][f] = 'w';
+                    for square in moved.placeable() {
+                        moves.push(format!(
+                            "{}{}{}",
+                            Naive::name(worker),
+                            Naive::name((f, r)),
+                            Naive::name(square)
+                        ));
+                    }
+                }
+            }
+        }
+        moves
+    }
+
+    fn parse_square(text: &str) -> ((usize, usize), &str) {
+        let file = (text.as_bytes()[0] - b'a') as usize;
+        let digits = text[1..].chars().take_while(|c| c.is_ascii_digit()).count();
+        let rank: usize = text[1..1 + digits].parse().unwrap();
+        ((file, rank - 1), &text[1 + digits..])
+    }
+
+    fn line_through(&self, (f, r): (usize, usize)) -> bool {
+        let colour = self.cells[r][f];
+        for &(dx, dy) in &STEPS[..] {
+            let mut run = 1;
+            for sign in [1, -1] {
+                let (mut x, mut y) = (f as i32 + sign * dx, r as i32 + sign * dy);
+                while x >= 0
+                    && y >= 0
+                    && (x as usize) < self.size
+                    && (y as usize) < self.size
+                    && self.cells[y as usize][x as usize] == colour
+                {
+                    run += 1;
+                    x += sign * dx;
+                    y += sign * dy;
+                }
+            }
+            if run >= self.length {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn has_line(&self) -> bool {
+        (0..self.size).any(|r| {
+            (0..self.size).any(|f| "xo".contains(self.cells[r][f]) && self.line_through((f, r)))
+        })
+    }
+
+    fn play(&mut self, text: &str) {
+        if text == "pass" {
+            self.side = if self.side == 'x' { 'o' } else { 'x' };
+            return;
+        }
+        let placing_worker = self.workers().len() < 2;
+        let (first, rest) = Naive::parse_square(text);
+        let target = if rest.is_empty() {
+            first
+        } else {
+            let (to, rest) = Naive::parse_square(rest);
+            let (square, _) = Naive::parse_square(rest);
+            self.cells[first.1][first.0] = '.';
+            self.cells[to.1][to.0] = 'w';
+            square
+        };
+        if placing_worker {
+            self.cells[target.1][target.0] = 'w';
+        } else {
+            self.cells[target.1][target.0] = self.side;
+            if self.line_through(target) {
+                self.winner = Some(self.side);
+            }
+        }
+        self.side = if self.side == 'x' { 'o' } else { 'x' };
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves()
+            .iter()
+            .map(|mv| {
+                let mut child = self.clone();
+                child.play(mv);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+// ---------------------------------------------------------------------------------
+
+fn config(size: u8, line_length: u8) -> Config {
+    Fabrik::config(&[i64::from(size), i64::from(line_length)]).unwrap()
+}
+
+fn start() -> Fabrik {
+    Fabrik::start(&default_config::<Fabrik>())
+}
+
+fn fen(text: &str) -> Fabrik {
+    Fabrik::from_fen(&default_config::<Fabrik>(), text).unwrap()
+}
+
+fn sorted_moves(state: &Fabrik) -> Vec<String> {
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    let mut texts: Vec<String> = moves.iter().map(|&mv| state.format_move(mv)).collect();
+    texts.sort();
+    texts
+}
+
+fn play(state: &mut Fabrik, text: &str) {
+    let mv = state
+        .legal_move(text)
+        .unwrap_or_else(|e| panic!("{text} in {}: {e}", state.fen()));
+    state.play(mv);
+}
+
+fn is_legal(state: &Fabrik, text: &str) -> bool {
+    state.legal_move(text).is_ok()
+}
+
+/// Pinned perft lines: `<LineLength> | <FEN> | <count at depth 1> <depth 2> ...`.
+fn perft_data() -> Vec<(u8, String, Vec<u64>)> {
+    let text = include_str!("data/perft_fabrik.txt");
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+            assert_eq!(parts.len(), 3, "bad data line {line}");
+            let counts = parts[2]
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect();
+            (parts[0].parse().unwrap(), parts[1].to_string(), counts)
+        })
+        .collect()
+}
+
+fn check_perft(cap: u64) {
+    let data = perft_data();
+    assert!(data.len() >= 6);
+    for (length, text, counts) in data {
+        let state = Fabrik::from_fen(&config(11, length), &text).unwrap();
+        for (index, &expected) in counts.iter().enumerate() {
+            let depth = index as u32 + 1;
+            if expected > cap {
+                break;
+            }
+            assert_eq!(perft(&state, depth), expected, "{text} depth {depth}");
+            if expected < 300_000 {
+                assert_eq!(
+                    perft_full(&state, depth),
+                    expected,
+                    "{text} depth {depth} (full)"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn perft_matches_the_pinned_counts() {
+    check_perft(20_000_000);
+}
+
+/// All pinned counts (about a billion leaves): `cargo test --release --test fabrik --
+/// --ignored perft_deep`.
+#[test]
+#[ignore]
+fn perft_deep() {
+    check_perft(u64::MAX);
+}
+
+#[test]
+fn the_spec_counts_on_11x11() {
+    let state = start();
+    assert_eq!(perft(&state, 1), 121);
+    assert_eq!(perft(&state, 2), 14_520);
+    assert_eq!(perft(&state, 3), 119_840);
+}
+
+#[test]
+fn naive_generator_agrees_on_the_pinned_perft() {
+    for (length, text, counts) in perft_data() {
+        let naive = Naive::from_fen(&text, length as usize);
+        for (index, &expected) in counts.iter().enumerate() {
+            if expected > 150_000 {
+                break;
+            }
+            assert_eq!(naive.perft(index as u32 + 1), expected, "{text}");
+        }
+    }
+}
+
+#[test]
+fn naive_generator_agrees_with_the_spec_counts() {
+    let naive = Naive::from_fen(&start().fen(), 5);
+    assert_eq!(naive.perft(1), 121);
+    assert_eq!(naive.perft(2), 14_520);
+    assert_eq!(naive.perft(3), 119_840);
+}
+
+#[test]
+fn naive_generator_agrees_over_random_games_of_every_size() {
+    let mut rng = StdRng::seed_from_u64(55);
+    let mut positions = 0;
+    let mut relocations = 0;
+    let mut no_placement = 0;
+    for size in 7..=11u8 {
+        for length in [4u8, 5] {
+            for _ in 0..2 {
+                let mut state = Fabrik::start(&config(size, length));
+                let mut naive = Naive::from_fen(&state.fen(), length as usize);
+                loop {
+                    let mut expected = naive.moves();
+                    expected.sort();
+                    let got = sorted_moves(&state);
+                    assert_eq!(got, expected, "{}", state.fen());
+                    assert_eq!(state.count_moves(), got.len() as u64, "{}", state.fen());
+                    positions += 1;
+                    // Over by a line, or lost by the side to move without a placement.
+                    let naive_outcome = match naive.winner {
+                        Some(w) => Some(w == 'x'),
+                        None if expected.is_empty() => Some(naive.side == 'o'),
+                        None => None,
+                    };
+                    assert_eq!(
+                        state.outcome().map(|o| o == Outcome::Win(Player::P1)),
+                        naive_outcome,
+                        "{}",
+                        state.fen()
+                    );
+                    if got.is_empty() {
+                        no_placement += usize::from(naive.winner.is_none());
+                        break;
+                    }
+                    relocations += got.iter().filter(|m| m.len() > 4).count();
+                    let text = &got[rng.random_range(0..got.len())];
+                    play(&mut state, text);
+                    naive.play(text);
+                    assert_eq!(
+                        state.side_to_move() == Player::P1,
+                        naive.side == 'x',
+                        "turn after {text}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(positions > 300, "{positions}");
+    assert!(relocations > 10_000, "{relocations}");
+    // Random play on small boards sometimes ends with a side unable to place.
+    assert!(no_placement > 0);
+}
+
+// ---------------------------------------------------------------------------------
+// Rules cases.
+
+#[test]
+fn setup_plies_and_the_pass_rule() {
+    let mut state = start();
+    assert_eq!(state.phase(), Phase::Workers);
+    assert!(!is_legal(&state, "pass"), "pass at ply 1");
+    play(&mut state, "d4");
+    assert_eq!(state.side_to_move(), Player::P2);
+    assert!(!is_legal(&state, "pass"), "pass at ply 2");
+    assert!(!is_legal(&state, "d4"), "a worker on a worker");
+    play(&mut state, "f6");
+    assert_eq!(state.phase(), Phase::Choose);
+    assert_eq!(state.side_to_move(), Player::P1);
+    assert!(is_legal(&state, "pass"));
+    // No relocation before the first stone.
+    assert!(!is_legal(&state, "d4d5e5"));
+    let before = state;
+    play(&mut state, "pass");
+    assert_eq!(state.fen(), "11/11/11/11/11/5w5/11/3w7/11/11/11 o 3");
+    assert_eq!(
+        state.side_to_move(),
+        Player::P2,
+        "white places after a pass"
+    );
+    assert_eq!(state.phase(), Phase::FirstStone);
+    assert!(!is_legal(&state, "pass"), "white cannot pass back");
+    assert!(
+        !is_legal(&state, "d4d5e5"),
+        "the first stone comes without relocation"
+    );
+    // White places on e5, seen by both (diagonal between d4 and f6).
+    assert_eq!(
+        sorted_moves(&state).len(),
+        before.count_moves() as usize - 1
+    );
+    play(&mut state, "e5");
+    assert_eq!(state.side_to_move(), Player::P1);
+    assert_eq!(state.phase(), Phase::Play);
+    assert!(!is_legal(&state, "pass"), "pass later");
+    // Black starting instead: after its stone white moves, then black again.
+    let mut other = before;
+    play(&mut other, "e5");
+    assert_eq!(other.side_to_move(), Player::P2);
+    assert!(
+        !is_legal(&other, "pass"),
+        "white at ply 4 after black started"
+    );
+    play(&mut other, "d6");
+    assert_eq!(other.side_to_move(), Player::P1);
+    // Passing is also in the FEN: two workers, no stone, white to move.
+    let passed = fen("11/11/11/11/11/5w5/11/3w7/11/11/11 o 3");
+    assert_eq!(passed.phase(), Phase::FirstStone);
+    assert_eq!(passed.count_moves(), before.count_moves() - 1);
+}
+
+#[test]
+fn relocation_must_go_to_an_empty_square_and_be_followed_by_a_placement() {
+    // Workers d4 and f6, black stone e5, white stone d5; black to move.
+    let state = fen("11/11/11/11/11/5w5/3ox6/3w7/11/11/11 x 4");
+    assert_eq!(state.phase(), Phase::Play);
+    // Onto a stone, onto the other worker, onto its own square, from a square
+    // without a worker: illegal.
+    assert!(!is_legal(&state, "d4e5c3"));
+    assert!(!is_legal(&state, "d4f6c3"));
+    assert!(!is_legal(&state, "d4d4c4"));
+    assert!(!is_legal(&state, "c3c2c4"));
+    // A relocation without a placement is not a move of the notation at all.
+    assert!(matches!(
+        state.legal_move("d4a1"),
+        Err(MoveError::Syntax(_))
+    ));
+    // e7 is not seen from d4, so it needs a relocation: d4 → d8 sees e7, f6 sees e7.
+    assert!(!is_legal(&state, "e7"));
+    assert!(is_legal(&state, "d4d8e7"));
+    // A relocation whose placement is not seen by both workers: f6 still does not see
+    // k11 after d4 → a1.
+    assert!(!is_legal(&state, "d4a1k11"));
+    // The vacated square is placeable only if both see it: d4 → c4, place on d4 is
+    // illegal because f6's view of d4 is blocked by the stone on e5.
+    assert!(!is_legal(&state, "d4c4d4"));
+
+    // Workers a1 and a3 on an open a-file: a3 → b3 then place on the vacated a3.
+    let open = fen("11/11/11/11/11/11/11/11/w9x/11/w9o x 2");
+    assert!(is_legal(&open, "a2"), "between the workers");
+    assert!(is_legal(&open, "a3b3a3"));
+    assert!(is_legal(&open, "a3c5a3"), "c5 sees a3 through b4");
+    assert!(is_legal(&open, "a3a5a3"));
+    // After a3 → a2, the worker on a2 blocks a1's view of a3.
+    assert!(!is_legal(&open, "a3a2a3"));
+    // Every move places a stone.
+    let mut moves = Vec::new();
+    open.generate_moves(&mut moves);
+    assert!(
+        moves
+            .iter()
+            .all(|mv| matches!(mv.kind(), MoveKind::Place | MoveKind::Relocate))
+    );
+}
+
+#[test]
+fn sight_is_blocked_by_stones_and_by_the_other_worker() {
+    // Workers a1 and a5 at ply 3: the squares between them count, plus crossings.
+    let aligned = fen("11/11/11/11/11/11/w10/11/11/11/w10 x 2");
+    let mut expected: Vec<String> = ["a2", "a3", "a4", "c3", "e1", "e5", "pass"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    expected.sort();
+    assert_eq!(sorted_moves(&aligned), expected);
+    // A stone on a3 hides a2 from a5 and a4 from a1.
+    let blocked = fen("10o/11/11/11/11/11/w10/11/x10/11/w10 x 2");
+    let placements: Vec<String> = sorted_moves(&blocked)
+        .into_iter()
+        .filter(|m| m.len() <= 3)
+        .collect();
+    assert_eq!(placements, vec!["c3", "e1", "e5"]);
+    // ...but a relocation can restore a view: a5 → b3 sees a2 (adjacent).
+    assert!(is_legal(&blocked, "a5b3a2"));
+    // The other worker blocks too: workers a1 and a3, the a-file above a3 is not seen
+    // from a1, so a4 and a5 are not placeable; a2 is.
+    let stacked = fen("11/11/11/11/11/11/11/11/w10/11/w10 x 2");
+    assert!(is_legal(&stacked, "a2"));
+    assert!(!is_legal(&stacked, "a4"));
+    assert!(!is_legal(&stacked, "a5"));
+}
+
+#[test]
+fn a_line_of_line_length_wins() {
+    // Black c5 d5 e5 f5, workers g1 and g9 both see g5.
+    let mut state = fen("o1o1o1o4/11/6w4/11/11/11/2xxxx5/11/11/11/6w4 x 8");
+    assert_eq!(state.outcome(), None);
+    play(&mut state, "g5");
+    assert_eq!(state.outcome(), Some(Outcome::Win(Player::P1)));
+    assert_eq!(state.count_moves(), 0);
+    assert!(sorted_moves(&state).is_empty());
+    assert!(matches!(
+        state.legal_move("a2"),
+        Err(MoveError::GameOver(_))
+    ));
+    // Longer than the line length also wins (c5..f5 and h5, g5 joins them: six).
+    let mut long = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxx1x3/11/11/11/6w4 x 10");
+    play(&mut long, "g5");
+    assert_eq!(long.outcome(), Some(Outcome::Win(Player::P1)));
+    // LineLength 4: three plus one.
+    let four = config(11, 4);
+    let mut short =
+        Fabrik::from_fen(&four, "o1o1o6/11/6w4/11/11/11/3xxx5/11/11/11/6w4 x 6").unwrap();
+    assert_eq!(short.outcome(), None);
+    play(&mut short, "g5");
+    assert_eq!(short.outcome(), Some(Outcome::Win(Player::P1)));
+    // A FEN with a line already made is over, won by the side that made it.
+    let over = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxxx4/11/11/11/6w4 o 11");
+    assert_eq!(over.outcome(), Some(Outcome::Win(Player::P1)));
+    assert_eq!(over.count_moves(), 0);
+    // White wins the same way.
+    let mut white = fen("x1x1x1x1x2/11/6w4/11/11/11/2oooo5/11/11/11/6w4 o 10");
+    play(&mut white, "g5");
+    assert_eq!(white.outcome(), Some(Outcome::Win(Player::P2)));
+}
+
+#[test]
+fn a_worker_breaks_a_line() {
+    // a5 b5 (worker c5) d5 e5: no line, the game goes on.
+    let state = fen("11/11/11/11/11/11/xxwxx6/11/11/11/2w4oooo x 8");
+    assert_eq!(state.outcome(), None);
+    assert!(state.count_moves() > 0);
+    // Moving that worker away and filling its square makes the line: c5 → c7 sees c5,
+    // and c1 sees c5 up the c-file.
+    let mut filled = state;
+    play(&mut filled, "c5c7c5");
+    assert_eq!(filled.outcome(), Some(Outcome::Win(Player::P1)));
+    // With the worker left in place, no other placement makes a line (only c5 joins
+    // a5 b5 and d5 e5).
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    let mut others = 0;
+    for mv in moves {
+        if mv.square() != filled_square(&state) {
+            let mut after = state;
+            after.play(mv);
+            assert_eq!(after.outcome(), None, "{}", state.format_move(mv));
+            others += 1;
+        }
+    }
+    assert!(others > 100);
+}
+
+/// The square index of c5 (`rank * 11 + file`).
+fn filled_square(_: &Fabrik) -> usize {
+    4 * 11 + 2
+}
+
+#[test]
+fn a_side_that_cannot_place_loses() {
+    // 7x7, one empty square d4 that no worker can see, even after moving one there.
+    let stuck = Fabrik::from_fen(
+        &config(7, 5),
+        "xxooxxw/ooxxoox/xxooxxo/oox1oox/xxooxxo/ooxxoox/wxooxxo x 46",
+    )
+    .unwrap();
+    assert_eq!(stuck.phase(), Phase::Play);
+    assert_eq!(stuck.count_moves(), 0);
+    assert!(sorted_moves(&stuck).is_empty());
+    assert_eq!(stuck.outcome(), Some(Outcome::Win(Player::P2)));
+    // The same board with white to move: white loses.
+    let stuck_white = Fabrik::from_fen(
+        &config(7, 5),
+        "xxooxxw/ooxxoox/xxooxxo/oox1oox/xxooxxo/ooxxoox/wxooxxo o 46",
+    )
+    .unwrap();
+    assert_eq!(stuck_white.outcome(), Some(Outcome::Win(Player::P1)));
+    // A full board: the side to move loses.
+    let full = Fabrik::from_fen(
+        &config(7, 5),
+        "xxooxxw/ooxxoox/xxooxxo/ooxxoox/xxooxxo/ooxxoox/wxooxxo o 47",
+    )
+    .unwrap();
+    assert_eq!(full.outcome(), Some(Outcome::Win(Player::P1)));
+    // With e5 and f6 empty there are moves again, e.g. a1 → d4 then a stone on e5
+    // (seen from d4 and, through f6, from g7).
+    let open = Fabrik::from_fen(
+        &config(7, 5),
+        "xxooxxw/ooxxo1x/xxoo1xo/oox1oox/xxooxxo/ooxxoox/wxooxxo x 43",
+    )
+    .unwrap();
+    assert_eq!(open.outcome(), None);
+    assert!(is_legal(&open, "a1d4e5"));
+    // None of these boards holds a line: the losses above are the no-placement rule.
+    for board in [
+        "xxooxxw/ooxxoox/xxooxxo/oox1oox/xxooxxo/ooxxoox/wxooxxo x",
+        "xxooxxw/ooxxoox/xxooxxo/ooxxoox/xxooxxo/ooxxoox/wxooxxo o",
+    ] {
+        assert!(!Naive::from_fen(board, 5).has_line(), "{board}");
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Notation, FEN and hashing.
+
+#[test]
+fn fen_move_and_hash_round_trips_over_random_games() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut checked = 0;
+    for game in 0..30 {
+        let config = config(7 + (game % 5) as u8, 4 + (game % 2) as u8);
+        let mut state = Fabrik::start(&config);
+        let mut seen = std::collections::HashMap::new();
+        let mut moves = Vec::new();
+        loop {
+            let text = state.fen();
+            let reread = Fabrik::from_fen(&config, &text).unwrap();
+            assert_eq!(reread.fen(), text);
+            assert_eq!(reread, state, "{text}");
+            assert_eq!(state.hash(), state.hash_from_scratch(), "{text}");
+            assert_eq!(reread.hash(), state.hash());
+            // Equal hashes for different (board, side) would be a collision: none here.
+            let board_and_side: String = text.rsplit_once(' ').unwrap().0.to_string();
+            if let Some(other) = seen.insert(state.hash(), board_and_side.clone()) {
+                assert_eq!(other, board_and_side);
+            }
+            moves.clear();
+            state.generate_moves(&mut moves);
+            for &mv in &moves {
+                let written = state.format_move(mv);
+                assert_eq!(state.parse_move(&written), Ok(mv), "{written} in {text}");
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            state.play(mv);
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn side_letters_and_phase_come_from_the_fen() {
+    let cases = [
+        (
+            "11/11/11/11/11/11/11/11/11/11/11 x",
+            Phase::Workers,
+            Player::P1,
+        ),
+        (
+            "11/11/11/11/11/11/11/11/11/11/w10 o",
+            Phase::Workers,
+            Player::P2,
+        ),
+        (
+            "11/11/11/11/11/11/11/11/11/11/w9w x",
+            Phase::Choose,
+            Player::P1,
+        ),
+        (
+            "11/11/11/11/11/11/11/11/11/11/w9w o",
+            Phase::FirstStone,
+            Player::P2,
+        ),
+        (
+            "11/11/11/11/11/11/11/11/11/5x5/w9w o",
+            Phase::Play,
+            Player::P2,
+        ),
+        (
+            "11/11/11/11/11/11/11/11/11/5o5/w9w x",
+            Phase::Play,
+            Player::P1,
+        ),
+    ];
+    for (text, phase, side) in cases {
+        let state = fen(text);
+        assert_eq!(state.phase(), phase, "{text}");
+        assert_eq!(state.side_to_move(), side, "{text}");
+        assert_eq!(state.plies(), 0);
+        assert_eq!(state.fen(), format!("{text} 0"));
+    }
+    assert_eq!(fen("7/7/7/7/7/7/7 x 12").plies(), 12);
+    assert_eq!(fen("7/7/7/7/7/7/7 x").size(), 7, "the FEN chooses the size");
+}
+
+#[test]
+fn bad_fens_are_errors() {
+    for bad in [
+        "",
+        "   ",
+        "11/11/11/11/11/11/11/11/11/11/11",
+        "11/11/11/11/11/11/11/11/11/11/11 w",
+        "11/11/11/11/11/11/11/11/11/11/11 x -1",
+        "11/11/11/11/11/11/11/11/11/11/11 x 1 2",
+        "6/6/6/6/6/6 x",
+        "12/12/12/12/12/12/12/12/12/12/12/12 x",
+        "11/11/11/11/11/11/11/11/11/11 x",
+        "11/11/11/11/11/11/11/11/11/11/10 x",
+        "11/11/11/11/11/11/11/11/11/11/b10 x",
+        "11/11/11/11/11/11/11/11/11/11/www8 x",
+        // No worker yet but white to move; one worker but black to move.
+        "11/11/11/11/11/11/11/11/11/11/11 o",
+        "11/11/11/11/11/11/11/11/11/11/w10 x",
+        // Stones before both workers.
+        "11/11/11/11/11/11/11/11/11/11/wx9 o",
+        // Stone counts that no game reaches with this side to move.
+        "11/11/11/11/11/11/11/11/11/11/wxx7w o",
+        "11/11/11/11/11/11/11/11/11/11/wx8w x",
+        "11/11/11/11/11/11/11/11/11/11/wo8w o",
+        "11/11/11/11/11/11/11/11/11/11/w/11 x",
+        "99999999999999999999/7/7/7/7/7/7 x",
+        "7/7/7/7/7/7/7 x 99999999999999999999",
+    ] {
+        assert!(
+            Fabrik::from_fen(&default_config::<Fabrik>(), bad).is_err(),
+            "{bad:?} accepted"
+        );
+    }
+}
+
+#[test]
+fn bad_moves_are_errors_and_never_panic() {
+    let state = Fabrik::from_fen(&config(7, 5), "7/7/7/3x3/2w4/7/6w o 5").unwrap();
+    for bad in [
+        "",
+        "h1",
+        "a8",
+        "a0",
+        "a01",
+        "pas",
+        "PASS",
+        "d4x",
+        "d4d5",
+        "d4d5d6d7",
+        "a1b2c",
+        "z9",
+        "é4",
+        "a1é",
+        "a1 b2 c3",
+        "k11k11k11",
+        "a1a1a1a1",
+    ] {
+        assert!(
+            matches!(state.parse_move(bad), Err(MoveError::Syntax(_))),
+            "{bad:?} parsed"
+        );
+    }
+    // Well-formed but illegal.
+    assert!(matches!(
+        state.legal_move("pass"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(state.legal_move("d4"), Err(MoveError::Illegal(_))));
+    // Random bytes never panic.
+    let mut rng = StdRng::seed_from_u64(3);
+    let alphabet: Vec<char> = "abcdefghijkpas0123456789 éw".chars().collect();
+    for _ in 0..20_000 {
+        let length = rng.random_range(0..9);
+        let text: String = (0..length)
+            .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+            .collect();
+        let _ = state.legal_move(&text);
+        let _ = Fabrik::from_fen(&config(7, 5), &text);
+    }
+}
+
+#[test]
+fn options_and_start_positions() {
+    assert!(Fabrik::config(&[6, 5]).is_err());
+    assert!(Fabrik::config(&[12, 5]).is_err());
+    assert!(Fabrik::config(&[9, 3]).is_err());
+    assert!(Fabrik::config(&[9, 6]).is_err());
+    assert!(Fabrik::config(&[9]).is_err());
+    let specs = Fabrik::option_specs();
+    assert_eq!(specs.len(), 2);
+    assert_eq!((specs[0].name, specs[1].name), ("Size", "LineLength"));
+    assert_eq!(default_config::<Fabrik>(), config(11, 5));
+    let small = Fabrik::start(&config(7, 4));
+    assert_eq!(small.fen(), "7/7/7/7/7/7/7 x 0");
+    assert_eq!(small.count_moves(), 49);
+    assert_eq!(small.line_length(), 4);
+    assert_eq!(perft(&small, 2), 49 * 48);
+}
