@@ -473,6 +473,27 @@ pub fn fen_tail<'a>(fields: &[&'a str]) -> Result<(&'a str, u32), FenError> {
     }
 }
 
+/// Splits a position string into its board part, the side to move (given the side
+/// letters of p1 and p2) and the ply count. Shared by every game's FEN reader.
+pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player, u32), FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some((board, tail)) = fields.split_first() else {
+        return Err(FenError("empty position string".to_string()));
+    };
+    let (side, plies) = fen_tail(tail)?;
+    let side = match side {
+        s if s == sides[0] => Player::P1,
+        s if s == sides[1] => Player::P2,
+        other => {
+            return Err(FenError(format!(
+                "side to move '{other}' is not {} or {}",
+                sides[0], sides[1]
+            )));
+        }
+    };
+    Ok((board, side, plies))
+}
+
 /// Reads a FEN board part into rows of cells (top rank first): `None` for empty, the
 /// letter otherwise. Checks that every rank has the same width and that only the given
 /// letters occur. Shared by every game's FEN reader.
@@ -639,6 +660,17 @@ mod tests {
         assert!(parse_fen_board("", "bw").is_err());
         assert!(parse_fen_board("5//5", "bw").is_err());
         assert!(parse_fen_board("99999999999999999999", "bw").is_err());
+    }
+
+    #[test]
+    fn fen_splits() {
+        assert_eq!(split_fen("5/5 w 3", ["b", "w"]), Ok(("5/5", Player::P2, 3)));
+        assert_eq!(split_fen("5/5 b", ["b", "w"]), Ok(("5/5", Player::P1, 0)));
+        assert_eq!(
+            split_fen("5/5 q", ["b", "w"]),
+            Err(FenError("side to move 'q' is not b or w".to_string()))
+        );
+        assert!(split_fen("  ", ["b", "w"]).is_err());
     }
 
     #[test]

@@ -30,8 +30,9 @@ pub mod geometry;
 
 use std::sync::OnceLock;
 
+use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, fen_tail, format_fen_board,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     parse_fen_board, plain_diagram, read_square, square_name,
 };
 use geometry::{Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
@@ -427,16 +428,7 @@ impl Game for Fabrik {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some((board, tail)) = fields.split_first() else {
-            return Err(FenError("empty position string".to_string()));
-        };
-        let (side, plies) = fen_tail(tail)?;
-        let side = match side {
-            "x" => Player::P1,
-            "o" => Player::P2,
-            other => return Err(FenError(format!("side to move '{other}' is not x or o"))),
-        };
+        let (board, side, plies) = split_fen(fen, ["x", "o"])?;
         let rows = parse_fen_board(board, "xow")?;
         let size = rows.len();
         if rows[0].len() != size {

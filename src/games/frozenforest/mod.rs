@@ -33,8 +33,9 @@ pub mod sight;
 
 pub use eval::{Weights, evaluate_with, seed_heuristic};
 
+use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, fen_tail, format_fen_board,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     parse_fen_board, plain_diagram, read_square, square_name,
 };
 use sight::{CELLS, Cells, SIZE, bit, tables};
@@ -309,16 +310,7 @@ impl Game for FrozenForest {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some((board, tail)) = fields.split_first() else {
-            return Err(FenError("empty position string".to_string()));
-        };
-        let (side, plies) = fen_tail(tail)?;
-        let side = match side {
-            "y" => Player::P1,
-            "m" => Player::P2,
-            other => return Err(FenError(format!("side to move '{other}' is not y or m"))),
-        };
+        let (board, side, plies) = split_fen(fen, ["y", "m"])?;
         let rows = parse_fen_board(board, "tymM")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
             return Err(FenError(format!(

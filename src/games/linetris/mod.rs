@@ -22,8 +22,9 @@ pub mod solver;
 
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
+use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value, fen_tail,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value,
     format_fen_board, parse_fen_board, plain_diagram,
 };
 use bits::Geometry;
@@ -354,16 +355,7 @@ impl Game for Linetris {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some((board, tail)) = fields.split_first() else {
-            return Err(FenError("empty position string".to_string()));
-        };
-        let (side, plies) = fen_tail(tail)?;
-        let side = match side {
-            "x" => Player::P1,
-            "o" => Player::P2,
-            other => return Err(FenError(format!("side to move '{other}' is not x or o"))),
-        };
+        let (board, side, plies) = split_fen(fen, ["x", "o"])?;
         let cells = parse_fen_board(board, "xo")?;
         let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
         for (what, n) in [("rows", rows), ("columns", cols)] {

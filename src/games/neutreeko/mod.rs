@@ -21,9 +21,10 @@ pub mod tablebase;
 
 use std::sync::OnceLock;
 
+use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionSpec, Outcome, Player, RootProbe, Value, fen_tail,
-    format_fen_board, parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionSpec, Outcome, Player, RootProbe, Value, format_fen_board,
+    parse_fen_board, plain_diagram, read_square, square_name,
 };
 
 /// Board side length.
@@ -186,16 +187,7 @@ impl Game for Neutreeko {
     }
 
     fn from_fen(_config: &(), fen: &str) -> Result<Self, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some((board, tail)) = fields.split_first() else {
-            return Err(FenError("empty position string".to_string()));
-        };
-        let (side, plies) = fen_tail(tail)?;
-        let side = match side {
-            "b" => Player::P1,
-            "w" => Player::P2,
-            other => return Err(FenError(format!("side to move '{other}' is not b or w"))),
-        };
+        let (board, side, plies) = split_fen(fen, ["b", "w"])?;
         let rows = parse_fen_board(board, "bw")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
             return Err(FenError(format!(

@@ -27,8 +27,9 @@
 
 mod eval;
 
+use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, fen_tail, format_fen_board,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     parse_fen_board, plain_diagram, read_square, square_name,
 };
 
@@ -419,16 +420,7 @@ impl Game for Talpa {
     }
 
     fn from_fen(_config: &Config, fen: &str) -> Result<Self, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some((board, tail)) = fields.split_first() else {
-            return Err(FenError("empty position string".to_string()));
-        };
-        let (side, plies) = fen_tail(tail)?;
-        let side = match side {
-            "r" => Player::P1,
-            "b" => Player::P2,
-            other => return Err(FenError(format!("side to move '{other}' is not r or b"))),
-        };
+        let (board, side, plies) = split_fen(fen, ["r", "b"])?;
         let rows = parse_fen_board(board, "rb")?;
         let (height, width) = (rows.len(), rows[0].len());
         if height != width {
