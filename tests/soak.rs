@@ -25,6 +25,10 @@ use tabuleiro::games::{self, GameVisitor};
 
 /// Replies slower than this mean the engine hangs.
 const HANG: Duration = Duration::from_secs(10);
+/// A fixed-depth search may legitimately take longer than [`HANG`]: `go depth 4` in a
+/// Fabrik middle game on 11x11 takes seconds (its branching is in the hundreds). A
+/// depth-limited `go` hangs only past this.
+const DEPTH_HANG: Duration = Duration::from_secs(120);
 /// How late a bestmove may come past the clock before it is a time loss: the pipe and
 /// scheduling between two processes on a loaded two-core machine.
 const CLOCK_GRACE_MS: i64 = 25;
@@ -87,7 +91,11 @@ impl Engine {
     }
 
     fn until(&mut self, prefix: &str) -> Result<Vec<String>, String> {
-        let deadline = Instant::now() + HANG;
+        self.until_within(prefix, HANG)
+    }
+
+    fn until_within(&mut self, prefix: &str, patience: Duration) -> Result<Vec<String>, String> {
+        let deadline = Instant::now() + patience;
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -149,6 +157,8 @@ struct Tally {
     illegal: u64,
     protocol_errors: u64,
     results: [u64; 3],
+    /// The slowest `bestmove` of all, in ms (fixed-depth searches included).
+    slowest_ms: u64,
 }
 
 /// The `go` limits of one game's time control, and whether it is a clock.
@@ -178,6 +188,7 @@ fn play_game<G: Game>(
     let mut record = Record::new(G::start(&config));
     let mut texts: Vec<String> = Vec::new();
     let (fixed, clock) = time_control(rng);
+    let mut slowest = Duration::ZERO;
     let mut clocks = clock.map(|(base, _)| [base, base]);
     let inc = clock.map_or(0, |(_, inc)| inc);
     for engine in engines.iter_mut() {
@@ -220,7 +231,16 @@ fn play_game<G: Game>(
             }
             _ => {}
         }
-        let reply = engine.until("bestmove")?;
+        let patience = if go.contains("depth") {
+            DEPTH_HANG
+        } else {
+            HANG
+        };
+        let reply = engine
+            .until_within("bestmove", patience)
+            .map_err(|why| format!("{why} after '{go}' at '{position}'"))?;
+        slowest = slowest.max(sent.elapsed());
+        tally.slowest_ms = tally.slowest_ms.max(slowest.as_millis() as u64);
         let used = sent.elapsed().as_millis() as i64;
         let last = reply.last().cloned().unwrap_or_default();
         let words: Vec<&str> = last.split_whitespace().collect();
