@@ -8,7 +8,10 @@
 //! cargo run --release --example frozenforest_match -- final [games] [limit] [variant] [opponents]
 //!     the engine (default weights) at `limit` per move (`100ms`, the default, or
 //!     `20000n` nodes) against the random player and the 2-ply minimax player
-//!     (`opponents`: random, minimax2 or all), `games` games in each role against each
+//!     (`opponents`: random, minimax2 or all, optionally with `,yuki-only` or
+//!     `,mina-only`), `games` games in each role against each; variant `engine` is the
+//!     engine exactly as the protocol runs it (Monte-Carlo tree search for Yuki,
+//!     alpha-beta with the default weights for Mina, a 16 MiB Hash)
 //! ```
 //! Variants: see `VARIANTS` below (name, weights), or `w:` and the eight weights in
 //! the order of `Weights`' fields. `FF_YUKI_START=a1` forces Yuki's placement;
@@ -189,6 +192,12 @@ enum Contestant {
     },
     Random,
     Minimax2,
+    /// The engine exactly as the protocol runs it: the searcher on the game itself, so
+    /// Monte-Carlo tree search for Yuki and alpha-beta with the default weights for Mina.
+    Full {
+        searcher: Box<Searcher<FrozenForest>>,
+        limits: SearchLimits,
+    },
 }
 
 impl Contestant {
@@ -203,8 +212,10 @@ impl Contestant {
     }
 
     fn new_game(&mut self) {
-        if let Contestant::Engine { searcher, .. } = self {
-            searcher.clear();
+        match self {
+            Contestant::Engine { searcher, .. } => searcher.clear(),
+            Contestant::Full { searcher, .. } => searcher.clear(),
+            _ => {}
         }
     }
 
@@ -214,6 +225,14 @@ impl Contestant {
         match self {
             Contestant::Random => moves[rng.below(moves.len())],
             Contestant::Minimax2 => minimax2(position, &moves, rng),
+            Contestant::Full { searcher, limits } => {
+                let stop = Arc::new(AtomicBool::new(false));
+                let outcome = searcher.search(position, history, *limits, stop, &mut |_| {});
+                if std::env::var_os("FF_TRACE").is_some() {
+                    eprint!("[{:?} n{}] ", outcome.score, outcome.nodes);
+                }
+                outcome.best.unwrap_or(moves[0])
+            }
             Contestant::Engine {
                 searcher,
                 weights,
@@ -424,7 +443,16 @@ fn limits(text: &str) -> SearchLimits {
 
 fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
     let mut rng = Rng(0x5eed_0000_0001);
-    let mut engine = Contestant::engine(variant(variant_name), limits(limit));
+    let mut engine = if variant_name == "engine" {
+        let mut searcher = Box::new(Searcher::new(16));
+        searcher.prepare();
+        Contestant::Full {
+            searcher,
+            limits: limits(limit),
+        }
+    } else {
+        Contestant::engine(variant(variant_name), limits(limit))
+    };
     for (name, mut opponent) in [
         ("random", Contestant::Random),
         ("minimax2", Contestant::Minimax2),
@@ -437,9 +465,11 @@ fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
         let mut eaten = [0u32, 0];
         for _ in 0..games {
             let start = FrozenForest::start(&Config { trees: 10 });
-            let (winner, trees) = play_game(start, &mut engine, &mut opponent, &mut rng);
-            wins[0] += usize::from(winner == Player::P1);
-            eaten[0] += trees;
+            if !opponents.contains("mina-only") {
+                let (winner, trees) = play_game(start, &mut engine, &mut opponent, &mut rng);
+                wins[0] += usize::from(winner == Player::P1);
+                eaten[0] += trees;
+            }
             if opponents.contains("yuki-only") {
                 continue;
             }

@@ -346,6 +346,20 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// result does not depend on how far a background build has got.
     fn await_tables(_stop: &std::sync::atomic::AtomicBool) {}
 
+    /// The move a Monte-Carlo playout plays here, chosen from `moves` (this position's
+    /// legal moves, never empty) with the help of `random`. Uniform by default; a game
+    /// may bias it towards sensible moves (see [`crate::search::mcts`]).
+    fn playout_move(&self, moves: &[Self::Move], random: u64) -> Self::Move {
+        moves[(random % moves.len() as u64) as usize]
+    }
+
+    /// Whether the engine searches this position with Monte-Carlo tree search rather
+    /// than alpha-beta (a game may choose it for one role, where it was measured to
+    /// play better).
+    fn prefers_mcts(&self) -> bool {
+        false
+    }
+
     /// Extra lines for the `query` extension that only some games answer (`query
     /// trees` in Frozen Forest): `Some(answer)` when this game knows `what`.
     fn query(&self, _what: &str) -> Option<String> {

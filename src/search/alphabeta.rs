@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::level::LevelState;
+use super::mcts::Mcts;
 use super::tt::{Bound, PROVEN, Tt};
 use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, SearchLimits};
 use crate::game::{Game, Outcome as GameOutcome, Value};
@@ -46,6 +47,8 @@ pub struct Searcher<G: Game> {
     level: LevelState<G::Move>,
     /// Whether `Game::probe` is used (not below full strength).
     probing: bool,
+    /// Monte-Carlo tree search, for the positions whose game prefers it.
+    mcts: Mcts<G>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -72,6 +75,7 @@ impl<G: Game> Searcher<G> {
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             level: LevelState::new(),
             probing: true,
+            mcts: Mcts::default(),
         }
     }
 
@@ -175,6 +179,18 @@ impl<G: Game> Searcher<G> {
             let info = self.info(1, outcome.score, &outcome.pv);
             report(&info);
             return outcome;
+        }
+
+        // A game may prefer Monte-Carlo tree search here (Frozen Forest's Yuki). A fixed
+        // depth, a proof or a lower level asks for alpha-beta's terms, so they keep it.
+        if root.prefers_mcts() && !limits.solve && limits.depth.is_none() && limits.level.is_full()
+        {
+            self.mcts.set_memory(self.hash_mib);
+            // Seeded by the position: the same `go nodes N` gives the same move.
+            self.mcts.seed(root.hash());
+            return self
+                .mcts
+                .search(root, limits, Arc::clone(&self.stop), report);
         }
 
         let max_depth = limits

@@ -3,6 +3,7 @@
 //! - [`alphabeta`]: the searcher (PVS negamax, transposition table, killers,
 //!   repetition draws inside the search, mate distances, proofs for `go solve`).
 //! - [`tt`]: the transposition table.
+//! - [`mcts`]: Monte-Carlo tree search, for the games (or roles) where it plays better.
 //! - [`time`]: soft and hard time budgets from the `go` limits.
 //!
 //! Nothing here prints: the searcher reports each iteration through a callback with
@@ -10,6 +11,7 @@
 
 pub mod alphabeta;
 pub mod level;
+pub mod mcts;
 pub mod time;
 pub mod tt;
 

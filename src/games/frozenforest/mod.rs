@@ -29,6 +29,7 @@
 //! minus the trees now on the board (never below zero).
 
 mod eval;
+mod playout;
 pub mod sight;
 
 pub use eval::{Weights, evaluate_with, seed_heuristic};
@@ -473,6 +474,15 @@ impl Game for FrozenForest {
 
     fn count_moves(&self) -> u64 {
         u64::from(self.destinations().count_ones())
+    }
+
+    fn playout_move(&self, moves: &[Move], random: u64) -> Move {
+        self.playout_choice(moves, random)
+    }
+
+    /// Yuki is searched with MCTS (playout.rs says why); Mina with alpha-beta.
+    fn prefers_mcts(&self) -> bool {
+        self.side == Player::P1
     }
 
     fn query(&self, what: &str) -> Option<String> {

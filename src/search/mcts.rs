@@ -1,0 +1,446 @@
+//! Monte-Carlo tree search (UCT with the MCTS-Solver's proven values), generic over
+//! the game.
+//!
+//! Each iteration walks down the tree by the UCT rule, adds one node, finishes the
+//! game from there with the game's playout policy ([`Game::playout_move`], uniform at
+//! random unless a game says otherwise) and credits every node on the path with the
+//! result, from the point of view of the player who made the move into that node
+//! (turns need not alternate). Terminal positions are proven values; a node whose
+//! side to move has a proven winning move, or only proven losing moves, is proven in
+//! turn, so short forced wins are found exactly and never played around.
+//!
+//! Unlike alpha-beta, the value it estimates is a chance of winning when both sides
+//! play roughly as the playouts do: in a position that best play would lose, it still
+//! prefers the move that leaves the opponent the most ways to go wrong. That is why a
+//! game can choose it for a role (see [`Game::prefers_mcts`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::{Info, MATE, Outcome, Score, SearchLimits};
+use crate::game::{Game, Outcome as GameOutcome, Player, Value};
+
+/// The exploration constant of UCT (rewards are in 0..=1).
+const EXPLORATION: f64 = 0.7;
+/// Playouts longer than this count as draws (games that could go on for ever).
+const PLAYOUT_CAP: u32 = 1_000;
+/// The clock and the stop flag are read every this many iterations.
+const CHECK_INTERVAL: u64 = 32;
+/// The fewest nodes the tree may hold, whatever the memory setting.
+const MIN_TREE: usize = 1 << 16;
+/// How often (in iterations) an `info` line is reported.
+const REPORT_INTERVAL: u64 = 200_000;
+
+/// A node of the tree: the position reached by `mv` from its parent.
+#[derive(Clone, Debug)]
+struct Node<M> {
+    mv: Option<M>,
+    /// The player who made `mv` (for the root: the side not to move).
+    mover: Player,
+    visits: u32,
+    /// Sum of the results for `mover`: 1 a win, ½ a draw, 0 a loss.
+    reward: f64,
+    /// The children sit at `first_child .. first_child + children`.
+    first_child: u32,
+    children: u32,
+    expanded: bool,
+    /// The winner under best play, once proven.
+    proven: Option<Player>,
+    /// Plies to the end under best play, once proven.
+    proven_plies: u32,
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Player) -> Self {
+        Node {
+            mv,
+            mover,
+            visits: 0,
+            reward: 0.0,
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            proven: None,
+            proven_plies: 0,
+        }
+    }
+}
+
+/// A small, fast generator for playouts (xorshift64*), seeded per search.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// A Monte-Carlo searcher for one game. The tree is rebuilt for every search.
+pub struct Mcts<G: Game> {
+    nodes: Vec<Node<G::Move>>,
+    rng: Rng,
+    moves: Vec<G::Move>,
+    path: Vec<u32>,
+    iterations: u64,
+    max_depth: u32,
+    /// The most nodes the tree may hold; beyond it, leaves are no longer expanded.
+    capacity: usize,
+}
+
+impl<G: Game> Default for Mcts<G> {
+    fn default() -> Self {
+        Self::new(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl<G: Game> Mcts<G> {
+    /// A searcher whose playouts follow `seed` (the same seed, position and node or
+    /// iteration limit give the same move).
+    pub fn new(seed: u64) -> Self {
+        Mcts {
+            nodes: Vec::new(),
+            rng: Rng(seed | 1),
+            moves: Vec::new(),
+            path: Vec::new(),
+            iterations: 0,
+            max_depth: 0,
+            capacity: MIN_TREE,
+        }
+    }
+
+    /// Lets the tree use about `mib` MiB (the `Hash` option); it never shrinks below
+    /// a small minimum.
+    pub fn set_memory(&mut self, mib: usize) {
+        let node = std::mem::size_of::<Node<G::Move>>().max(1);
+        self.capacity = (mib.saturating_mul(1 << 20) / node).max(MIN_TREE);
+    }
+
+    /// Restarts the playouts from `seed`.
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = Rng(seed | 1);
+    }
+
+    /// Searches `root` within `limits` (`nodes` counts iterations, i.e. playouts;
+    /// `depth` is not used), reporting progress to `report`.
+    pub fn search(
+        &mut self,
+        root: &G,
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Outcome<G::Move> {
+        let started = Instant::now();
+        self.nodes.clear();
+        self.iterations = 0;
+        self.max_depth = 0;
+        self.nodes
+            .push(Node::new(None, root.side_to_move().other()));
+        let mut result = Outcome {
+            best: None,
+            score: Score::Cp(0),
+            pv: Vec::new(),
+            proven: None,
+            nodes: 0,
+            depth: 0,
+            note: None,
+        };
+        if root.outcome().is_some() {
+            return result;
+        }
+        let node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        // Alone on the clock, a search spends its soft budget: there is no iteration
+        // to finish, so the soft limit is where it stops.
+        let deadline = limits.budget.soft.or(limits.budget.hard);
+        loop {
+            self.iterate(root);
+            self.iterations += 1;
+            if self.nodes[0].proven.is_some() || self.iterations >= node_limit {
+                break;
+            }
+            if self.iterations.is_multiple_of(CHECK_INTERVAL) {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if deadline.is_some_and(|d| started.elapsed() >= d) {
+                    break;
+                }
+                if self.iterations.is_multiple_of(REPORT_INTERVAL) {
+                    report(&self.info(root, started));
+                }
+            }
+        }
+        let info = self.info(root, started);
+        report(&info);
+        result.best = self.best_child().and_then(|c| self.nodes[c].mv);
+        result.score = info.score;
+        result.pv = info.pv;
+        result.depth = info.depth;
+        result.nodes = self.iterations;
+        if let Some(winner) = self.nodes[0].proven {
+            let plies = self.nodes[0].proven_plies;
+            result.proven = Some(if winner == root.side_to_move() {
+                Value::Win(plies)
+            } else {
+                Value::Loss(plies)
+            });
+        }
+        result
+    }
+
+    /// One iteration: select, expand, play out, back up.
+    fn iterate(&mut self, root: &G) {
+        let mut state = root.clone();
+        let mut current = 0u32;
+        self.path.clear();
+        self.path.push(0);
+        // Selection.
+        while self.nodes[current as usize].expanded && self.nodes[current as usize].proven.is_none()
+        {
+            let child = self.select(current);
+            if let Some(mv) = self.nodes[child as usize].mv {
+                state.play(mv);
+            }
+            current = child;
+            self.path.push(current);
+        }
+        let depth = self.path.len() as u32 - 1;
+        self.max_depth = self.max_depth.max(depth);
+        // Expansion and playout.
+        let winner = match self.nodes[current as usize].proven {
+            Some(winner) => Some(winner),
+            None => self.expand_and_play(current, &mut state),
+        };
+        // Back-propagation.
+        for &index in self.path.iter().rev() {
+            let node = &mut self.nodes[index as usize];
+            node.visits += 1;
+            node.reward += match winner {
+                Some(w) if w == node.mover => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        // Proofs climb as far as they go.
+        for i in (0..self.path.len().saturating_sub(1)).rev() {
+            if !self.try_prove(self.path[i]) {
+                break;
+            }
+        }
+    }
+
+    /// Expands the leaf `index` (its position is `state`) and plays a game out from one
+    /// of its new children; returns the winner (`None` for a draw).
+    fn expand_and_play(&mut self, index: u32, state: &mut G) -> Option<Player> {
+        if let Some(outcome) = state.outcome() {
+            let winner = match outcome {
+                GameOutcome::Win(p) => Some(p),
+                GameOutcome::Draw => None,
+            };
+            let node = &mut self.nodes[index as usize];
+            node.expanded = true;
+            if let Some(w) = winner {
+                node.proven = Some(w);
+                node.proven_plies = 0;
+            }
+            return winner;
+        }
+        if self.nodes.len() + self.moves_bound() <= self.capacity {
+            self.moves.clear();
+            state.generate_moves(&mut self.moves);
+            let first = self.nodes.len() as u32;
+            let mover = state.side_to_move();
+            for &mv in &self.moves {
+                self.nodes.push(Node::new(Some(mv), mover));
+            }
+            let node = &mut self.nodes[index as usize];
+            node.first_child = first;
+            node.children = self.moves.len() as u32;
+            node.expanded = true;
+            // Step into one new child at random and play out from there.
+            let pick = first + (self.rng.next() % u64::from(node.children)) as u32;
+            if let Some(mv) = self.nodes[pick as usize].mv {
+                state.play(mv);
+            }
+            self.path.push(pick);
+            if let Some(outcome) = state.outcome() {
+                let winner = match outcome {
+                    GameOutcome::Win(p) => Some(p),
+                    GameOutcome::Draw => None,
+                };
+                let child = &mut self.nodes[pick as usize];
+                child.expanded = true;
+                if let Some(w) = winner {
+                    child.proven = Some(w);
+                }
+                return winner;
+            }
+        }
+        self.playout(state)
+    }
+
+    /// Room kept for one expansion: a node's children are added all at once.
+    fn moves_bound(&self) -> usize {
+        1024
+    }
+
+    /// Finishes the game from `state` with the playout policy.
+    fn playout(&mut self, state: &mut G) -> Option<Player> {
+        for _ in 0..PLAYOUT_CAP {
+            if let Some(outcome) = state.outcome() {
+                return match outcome {
+                    GameOutcome::Win(p) => Some(p),
+                    GameOutcome::Draw => None,
+                };
+            }
+            self.moves.clear();
+            state.generate_moves(&mut self.moves);
+            let random = self.rng.next();
+            let mv = state.playout_move(&self.moves, random);
+            state.play(mv);
+        }
+        None
+    }
+
+    /// The child of `index` to descend into: a proven win for the side to move at
+    /// once; otherwise the best UCT value among the children not proven lost.
+    fn select(&mut self, index: u32) -> u32 {
+        let node = &self.nodes[index as usize];
+        let (first, count) = (node.first_child, node.children);
+        let log_parent = f64::from(node.visits.max(1)).ln();
+        let mut best = first;
+        let mut best_value = f64::NEG_INFINITY;
+        for child in first..first + count {
+            let c = &self.nodes[child as usize];
+            let value = match c.proven {
+                Some(w) if w == c.mover => return child,
+                Some(_) => -1.0,
+                None if c.visits == 0 => 1e9 + (self.rng.next() % 1024) as f64,
+                None => {
+                    let visits = f64::from(c.visits);
+                    c.reward / visits + EXPLORATION * (log_parent / visits).sqrt()
+                }
+            };
+            if value > best_value {
+                best_value = value;
+                best = child;
+            }
+        }
+        best
+    }
+
+    /// Proves `index` from its children if it can; says whether it did.
+    fn try_prove(&mut self, index: u32) -> bool {
+        let node = &self.nodes[index as usize];
+        if node.proven.is_some() {
+            return true;
+        }
+        if !node.expanded || node.children == 0 {
+            return false;
+        }
+        let (first, count) = (node.first_child, node.children);
+        let to_move = self.nodes[first as usize].mover;
+        let mut fastest_win: Option<u32> = None;
+        let mut slowest_loss = 0;
+        let mut all_lost = true;
+        for child in first..first + count {
+            let c = &self.nodes[child as usize];
+            match c.proven {
+                Some(w) if w == to_move => {
+                    fastest_win =
+                        Some(fastest_win.map_or(c.proven_plies, |f| f.min(c.proven_plies)));
+                }
+                Some(_) => slowest_loss = slowest_loss.max(c.proven_plies),
+                None => all_lost = false,
+            }
+        }
+        let (winner, plies) = match fastest_win {
+            Some(plies) => (to_move, plies),
+            None if all_lost => (to_move.other(), slowest_loss),
+            None => return false,
+        };
+        let node = &mut self.nodes[index as usize];
+        node.proven = Some(winner);
+        node.proven_plies = plies + 1;
+        true
+    }
+
+    /// The move to play: a proven win if there is one (the fastest), otherwise the most
+    /// visited child not proven lost, otherwise (all lost) the slowest loss.
+    fn best_child(&self) -> Option<usize> {
+        let root = &self.nodes[0];
+        if !root.expanded || root.children == 0 {
+            return None;
+        }
+        let range = root.first_child as usize..(root.first_child + root.children) as usize;
+        let mover = self.nodes[range.start].mover;
+        let wins = range
+            .clone()
+            .filter(|&c| self.nodes[c].proven == Some(mover))
+            .min_by_key(|&c| self.nodes[c].proven_plies);
+        if wins.is_some() {
+            return wins;
+        }
+        let open = range
+            .clone()
+            .filter(|&c| self.nodes[c].proven.is_none())
+            .max_by_key(|&c| self.nodes[c].visits);
+        if open.is_some() {
+            return open;
+        }
+        range.max_by_key(|&c| (self.nodes[c].proven_plies, self.nodes[c].visits))
+    }
+
+    /// The principal line (most visited children) and its statistics.
+    fn info(&self, root: &G, started: Instant) -> Info<G::Move> {
+        let mut pv = Vec::new();
+        let mut index = self.best_child();
+        while let Some(child) = index {
+            let node = &self.nodes[child];
+            let Some(mv) = node.mv else { break };
+            pv.push(mv);
+            if !node.expanded || node.children == 0 || node.visits < 2 {
+                break;
+            }
+            let range = node.first_child as usize..(node.first_child + node.children) as usize;
+            index = range.max_by_key(|&c| self.nodes[c].visits);
+        }
+        let score = match (self.nodes[0].proven, self.best_child()) {
+            (Some(w), _) if w == root.side_to_move() => {
+                Score::Mate(self.nodes[0].proven_plies as i32)
+            }
+            (Some(_), _) => Score::Mate(-(self.nodes[0].proven_plies as i32)),
+            (None, Some(child)) => {
+                let node = &self.nodes[child];
+                let rate = if node.visits == 0 {
+                    0.5
+                } else {
+                    node.reward / f64::from(node.visits)
+                };
+                Score::Cp(win_rate_to_cp(rate))
+            }
+            (None, None) => Score::Cp(0),
+        };
+        let elapsed = started.elapsed();
+        Info {
+            depth: pv.len() as u32,
+            seldepth: self.max_depth,
+            score,
+            nodes: self.iterations,
+            time: elapsed,
+            hashfull: (self.nodes.len() as u64 * 1000 / self.capacity as u64).min(1000) as u32,
+            pv,
+        }
+    }
+}
+
+/// A chance of winning as centi-units: 50 % is 0, 75 % about +190, 90 % about +380
+/// (the logistic scale chess engines use, 400 per factor of ten in the odds).
+pub fn win_rate_to_cp(rate: f64) -> i32 {
+    let rate = rate.clamp(0.001, 0.999);
+    let cp = 400.0 * (rate / (1.0 - rate)).log10();
+    (cp.round() as i32).clamp(-(MATE - 3_000), MATE - 3_000)
+}
