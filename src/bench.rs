@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, default_config};
 use crate::games::{self, GameVisitor};
 use crate::protocol::response::Response;
+use crate::rng::Xorshift;
 use crate::search::{SearchLimits, Searcher};
 
 /// Plies of the playouts that give each game's bench positions.
@@ -37,21 +38,9 @@ impl BenchReport {
     }
 }
 
-/// A tiny deterministic generator (xorshift64*), so bench does not depend on `rand`.
-struct Xorshift(u64);
-
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 /// The bench positions of game `G`.
 pub fn positions<G: Game>() -> Vec<G> {
-    let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
     let start = G::start(&default_config::<G>());
     let mut result = Vec::new();
     let mut state = start;
@@ -64,7 +53,7 @@ pub fn positions<G: Game>() -> Vec<G> {
             if moves.is_empty() {
                 break;
             }
-            let pick = (rng.next() % moves.len() as u64) as usize;
+            let pick = (rng.next_u64() % moves.len() as u64) as usize;
             state.play(moves[pick]);
             played += 1;
         }

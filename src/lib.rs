@@ -21,5 +21,6 @@ pub mod games;
 pub mod perft;
 pub mod play;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod session;

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use naive::Naive;
 use tabuleiro::game::{Game, Player};
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
+use tabuleiro::games::linetris::Linetris;
 use tabuleiro::games::neutreeko::Neutreeko;
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::mcts::{Mcts, win_rate_to_cp};
 use tabuleiro::search::time::Budget;
 use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
@@ -91,25 +93,17 @@ fn avoids_the_moves_that_lose_at_once() {
     }
 }
 
-/// A small xorshift64 generator for reproducible random positions.
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 #[test]
 fn proven_values_on_random_positions_are_true() {
     // Whatever the tree proves must hold by brute force: a win in n is a win within n
     // plies and the move keeps it; a loss in n is a loss within n plies.
-    let mut seed = 0x0dd_ba11_cafe_u64;
+    let mut rng = Xorshift::new(0x0dd_ba11_cafe);
     let (mut wins, mut losses) = (0, 0);
     for _ in 0..120 {
         let mut board = [['.'; 5]; 5];
         let mut placed = 0;
         while placed < 6 {
-            let square = (xorshift(&mut seed) % 25) as usize;
+            let square = rng.below(25) as usize;
             if board[square / 5][square % 5] == '.' {
                 board[square / 5][square % 5] = if placed < 3 { 'b' } else { 'w' };
                 placed += 1;
@@ -120,7 +114,7 @@ fn proven_values_on_random_positions_are_true() {
             continue;
         }
         let root = fen(&naive.fen());
-        let (result, _) = run(&mut Mcts::new(seed), &root, playouts(20_000));
+        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &root, playouts(20_000));
         match result.score {
             Score::Mate(n) if (1..=5).contains(&n) => {
                 let n = n as u32;
@@ -261,7 +255,7 @@ fn winning_steps(root: &FrozenForest) -> Vec<<FrozenForest as Game>::Move> {
 fn yuki_plays_the_step_that_leaves_mina_nowhere_to_hide() {
     // Positions from random games where Yuki has several steps and exactly one wins
     // at once: the searcher (MCTS for Yuki) must find it every time.
-    let mut seed = 0x5eed_f0e5_u64;
+    let mut rng = Xorshift::new(0x5eed_f0e5);
     let mut found = 0;
     for _ in 0..400 {
         let mut position = FrozenForest::start(&Config { trees: 10 });
@@ -286,7 +280,7 @@ fn yuki_plays_the_step_that_leaves_mina_nowhere_to_hide() {
                     break;
                 }
             }
-            let pick = (xorshift(&mut seed) % moves.len() as u64) as usize;
+            let pick = rng.below(moves.len() as u64) as usize;
             position.play(moves[pick]);
         }
         if found == 10 {
@@ -294,4 +288,42 @@ fn yuki_plays_the_step_that_leaves_mina_nowhere_to_hide() {
         }
     }
     assert_eq!(found, 10, "positions with a single winning step");
+}
+
+#[test]
+fn drawn_endings_score_half_and_never_stall_the_search() {
+    // Connect Four on 4x4 (no row clears) often fills up without a line: a drawn leaf
+    // has no children and no proof, and the tree must walk past it. Random positions,
+    // each searched to a playout limit: a legal move every time, the limit respected.
+    let config = Linetris::config(&[4, 4, 0, 0]).expect("4x4 Connect Four");
+    let mut rng = Xorshift::new(0xd4a3);
+    let mut draws_seen = 0;
+    for _ in 0..40 {
+        let mut position = Linetris::start(&config);
+        let plies = rng.below(14);
+        for _ in 0..plies {
+            let mut moves = Vec::new();
+            position.generate_moves(&mut moves);
+            if moves.is_empty() || position.outcome().is_some() {
+                break;
+            }
+            position.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if position.outcome().is_some() {
+            continue;
+        }
+        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &position, playouts(3_000));
+        let mut moves = Vec::new();
+        position.generate_moves(&mut moves);
+        assert!(
+            moves.contains(&result.best.expect("a move")),
+            "{}",
+            position.fen()
+        );
+        assert!(result.nodes <= 3_000);
+        if matches!(result.score, Score::Cp(0)) || result.proven.is_none() && plies >= 12 {
+            draws_seen += 1;
+        }
+    }
+    assert!(draws_seen > 0, "no position near a drawn end");
 }

@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use super::{Info, MATE, Outcome, Score, SearchLimits};
 use crate::game::{Game, Outcome as GameOutcome, Player, Value};
+use crate::rng::Xorshift;
 
 /// The exploration constant of UCT (rewards are in 0..=1).
 const EXPLORATION: f64 = 0.7;
@@ -67,22 +68,11 @@ impl<M> Node<M> {
     }
 }
 
-/// A small, fast generator for playouts (xorshift64*), seeded per search.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 /// A Monte-Carlo searcher for one game. The tree is rebuilt for every search.
 pub struct Mcts<G: Game> {
     nodes: Vec<Node<G::Move>>,
-    rng: Rng,
+    /// The playouts' random numbers, seeded per search.
+    rng: Xorshift,
     moves: Vec<G::Move>,
     path: Vec<u32>,
     iterations: u64,
@@ -103,7 +93,7 @@ impl<G: Game> Mcts<G> {
     pub fn new(seed: u64) -> Self {
         Mcts {
             nodes: Vec::new(),
-            rng: Rng(seed | 1),
+            rng: Xorshift::new(seed),
             moves: Vec::new(),
             path: Vec::new(),
             iterations: 0,
@@ -121,7 +111,7 @@ impl<G: Game> Mcts<G> {
 
     /// Restarts the playouts from `seed`.
     pub fn seed(&mut self, seed: u64) {
-        self.rng = Rng(seed | 1);
+        self.rng = Xorshift::new(seed);
     }
 
     /// Searches `root` within `limits` (`nodes` counts iterations, i.e. playouts;
@@ -197,8 +187,10 @@ impl<G: Game> Mcts<G> {
         let mut current = 0u32;
         self.path.clear();
         self.path.push(0);
-        // Selection.
-        while self.nodes[current as usize].expanded && self.nodes[current as usize].proven.is_none()
+        // Selection: down to a leaf: a node not yet expanded, proven, or finished (a draw).
+        while self.nodes[current as usize].expanded
+            && self.nodes[current as usize].proven.is_none()
+            && self.nodes[current as usize].children > 0
         {
             let child = self.select(current);
             if let Some(mv) = self.nodes[child as usize].mv {
@@ -236,17 +228,7 @@ impl<G: Game> Mcts<G> {
     /// of its new children; returns the winner (`None` for a draw).
     fn expand_and_play(&mut self, index: u32, state: &mut G) -> Option<Player> {
         if let Some(outcome) = state.outcome() {
-            let winner = match outcome {
-                GameOutcome::Win(p) => Some(p),
-                GameOutcome::Draw => None,
-            };
-            let node = &mut self.nodes[index as usize];
-            node.expanded = true;
-            if let Some(w) = winner {
-                node.proven = Some(w);
-                node.proven_plies = 0;
-            }
-            return winner;
+            return self.settle(index, outcome);
         }
         if self.nodes.len() + self.moves_bound() <= self.capacity {
             self.moves.clear();
@@ -261,22 +243,13 @@ impl<G: Game> Mcts<G> {
             node.children = self.moves.len() as u32;
             node.expanded = true;
             // Step into one new child at random and play out from there.
-            let pick = first + (self.rng.next() % u64::from(node.children)) as u32;
+            let pick = first + (self.rng.next_u64() % u64::from(node.children)) as u32;
             if let Some(mv) = self.nodes[pick as usize].mv {
                 state.play(mv);
             }
             self.path.push(pick);
             if let Some(outcome) = state.outcome() {
-                let winner = match outcome {
-                    GameOutcome::Win(p) => Some(p),
-                    GameOutcome::Draw => None,
-                };
-                let child = &mut self.nodes[pick as usize];
-                child.expanded = true;
-                if let Some(w) = winner {
-                    child.proven = Some(w);
-                }
-                return winner;
+                return self.settle(pick, outcome);
             }
         }
         self.playout(state)
@@ -287,18 +260,25 @@ impl<G: Game> Mcts<G> {
         1024
     }
 
+    /// Marks the node of a finished position: a win is proven (in 0 plies); a draw is
+    /// left unproven and simply scores ½ each time. Returns the winner.
+    fn settle(&mut self, index: u32, outcome: GameOutcome) -> Option<Player> {
+        let node = &mut self.nodes[index as usize];
+        node.expanded = true;
+        node.proven = winner(outcome);
+        node.proven_plies = 0;
+        node.proven
+    }
+
     /// Finishes the game from `state` with the playout policy.
     fn playout(&mut self, state: &mut G) -> Option<Player> {
         for _ in 0..PLAYOUT_CAP {
             if let Some(outcome) = state.outcome() {
-                return match outcome {
-                    GameOutcome::Win(p) => Some(p),
-                    GameOutcome::Draw => None,
-                };
+                return winner(outcome);
             }
             self.moves.clear();
             state.generate_moves(&mut self.moves);
-            let random = self.rng.next();
+            let random = self.rng.next_u64();
             let mv = state.playout_move(&self.moves, random);
             state.play(mv);
         }
@@ -318,7 +298,7 @@ impl<G: Game> Mcts<G> {
             let value = match c.proven {
                 Some(w) if w == c.mover => return child,
                 Some(_) => -1.0,
-                None if c.visits == 0 => 1e9 + (self.rng.next() % 1024) as f64,
+                None if c.visits == 0 => 1e9 + (self.rng.next_u64() % 1024) as f64,
                 None => {
                     let visits = f64::from(c.visits);
                     c.reward / visits + EXPLORATION * (log_parent / visits).sqrt()
@@ -434,6 +414,14 @@ impl<G: Game> Mcts<G> {
             hashfull: (self.nodes.len() as u64 * 1000 / self.capacity as u64).min(1000) as u32,
             pv,
         }
+    }
+}
+
+/// The winner of a finished game, `None` for a draw.
+fn winner(outcome: GameOutcome) -> Option<Player> {
+    match outcome {
+        GameOutcome::Win(p) => Some(p),
+        GameOutcome::Draw => None,
     }
 }
 
