@@ -21,7 +21,8 @@
 //!
 //! Measured with `examples/frozenforest_match.rs` (MCTS Yuki at 100 ms per move against
 //! the 2-ply minimax Mina, 30 games each; one game is worth 3.3 %): uniform playouts
-//! 23 %; with the immediate wins (1.) 23 %; greedy half of the time for both 43 %
+//! 6/20 (30 %); with the immediate wins (1.) 4/20, then 7/30 (22 %); greedy half of the time
+//! for both 43 %
 //! (greedy Mina only 40 %, Yuki only 40 %, 90 % greedy 17-23 %); with the blunder check on
 //! the greedy moves 67 %, and greedy 75 % of the time 70 %, 100 % 7 %; with the check on
 //! the random moves too 70 % (greedy 50 %) and 73 % (greedy 75 %: the policy here). More
