@@ -149,15 +149,7 @@ impl<G: Game> Searcher<G> {
         if root.outcome().is_none() {
             root.generate_moves(&mut root_moves);
         }
-        let mut result = Outcome {
-            best: root_moves.first().copied(),
-            score: Score::Cp(0),
-            pv: Vec::new(),
-            proven: None,
-            nodes: 0,
-            depth: 0,
-            note: None,
-        };
+        let mut result = Outcome::fallback(root_moves.first().copied());
         if root_moves.is_empty() {
             return result;
         }

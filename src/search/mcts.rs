@@ -28,6 +28,8 @@ const EXPLORATION: f64 = 0.7;
 const PLAYOUT_CAP: u32 = 1_000;
 /// The clock and the stop flag are read every this many iterations.
 const CHECK_INTERVAL: u64 = 32;
+/// Room kept for one expansion: a node's children are added all at once.
+const EXPANSION_ROOM: usize = 1024;
 /// The fewest nodes the tree may hold, whatever the memory setting.
 const MIN_TREE: usize = 1 << 16;
 /// How often (in iterations) an `info` line is reported.
@@ -129,15 +131,7 @@ impl<G: Game> Mcts<G> {
         self.max_depth = 0;
         self.nodes
             .push(Node::new(None, root.side_to_move().other()));
-        let mut result = Outcome {
-            best: None,
-            score: Score::Cp(0),
-            pv: Vec::new(),
-            proven: None,
-            nodes: 0,
-            depth: 0,
-            note: None,
-        };
+        let mut result = Outcome::fallback(None);
         if root.outcome().is_some() {
             return result;
         }
@@ -230,7 +224,7 @@ impl<G: Game> Mcts<G> {
         if let Some(outcome) = state.outcome() {
             return self.settle(index, outcome);
         }
-        if self.nodes.len() + self.moves_bound() <= self.capacity {
+        if self.nodes.len() + EXPANSION_ROOM <= self.capacity {
             self.moves.clear();
             state.generate_moves(&mut self.moves);
             let first = self.nodes.len() as u32;
@@ -253,11 +247,6 @@ impl<G: Game> Mcts<G> {
             }
         }
         self.playout(state)
-    }
-
-    /// Room kept for one expansion: a node's children are added all at once.
-    fn moves_bound(&self) -> usize {
-        1024
     }
 
     /// Marks the node of a finished position: a win is proven (in 0 plies); a draw is

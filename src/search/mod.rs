@@ -102,3 +102,18 @@ pub struct Outcome<M> {
     /// A remark from a game's table for an `info string` line (`tablebase draw`).
     pub note: Option<String>,
 }
+
+impl<M> Outcome<M> {
+    /// A result with nothing found yet but `best` (a fallback move).
+    pub fn fallback(best: Option<M>) -> Self {
+        Outcome {
+            best,
+            score: Score::Cp(0),
+            pv: Vec::new(),
+            proven: None,
+            nodes: 0,
+            depth: 0,
+            note: None,
+        }
+    }
+}
