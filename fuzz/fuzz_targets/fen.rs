@@ -29,7 +29,9 @@ impl GameVisitor for ReadFen<'_> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
     let name = games::NAMES[pick as usize % games::NAMES.len()];
     let text = String::from_utf8_lossy(rest);
     games::visit(name, ReadFen(&text));

@@ -36,7 +36,9 @@ impl GameVisitor for ReadMoves<'_> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
     let name = games::NAMES[pick as usize % games::NAMES.len()];
     games::visit(name, ReadMoves(rest));
 });

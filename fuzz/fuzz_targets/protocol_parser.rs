@@ -10,12 +10,19 @@ fuzz_target!(|data: &[u8]| {
     match parse_command(&line) {
         Ok(Some(command)) => {
             let printed = command.to_string();
-            assert_eq!(parse_command(&printed), Ok(Some(command)), "round trip of {printed:?}");
+            assert_eq!(
+                parse_command(&printed),
+                Ok(Some(command)),
+                "round trip of {printed:?}"
+            );
         }
         Ok(None) => assert!(line.trim().is_empty()),
         Err(error) => {
             let text = error.to_string();
-            assert!(!text.is_empty() && !text.contains('\n'), "error text {text:?}");
+            assert!(
+                !text.is_empty() && !text.contains('\n'),
+                "error text {text:?}"
+            );
         }
     }
 });

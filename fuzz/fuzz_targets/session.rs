@@ -1,7 +1,8 @@
-//! Arbitrary command sequences through an in-process session. Invariants: every `go`
-//! that parses gets exactly one `bestmove` (none for `go perft`), every reply line is
-//! well formed, and a line answered with an error leaves the position unchanged
-//! (except `position`, whose illegal-move rule may change it).
+//! Arbitrary command sequences through an in-process session (searches capped at
+//! depth 3 or 2,000 nodes). Invariants: every `go` that parses gets exactly one
+//! `bestmove` (none for `go perft`), every reply line is well formed, and a line
+//! answered with an error leaves the position unchanged (except `position`, whose
+//! illegal-move rule may change it).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -16,7 +17,10 @@ fn tame(line: &str) -> Option<String> {
             limits.p1time = None;
             limits.p2time = None;
             limits.movetime = None;
-            limits.depth = Some(limits.depth.unwrap_or(2).min(3));
+            // A fixed depth stays small; without one, the node cap alone bounds the
+            // search, so that Monte-Carlo tree search (never used for `go depth`) is
+            // fuzzed too.
+            limits.depth = limits.depth.map(|depth| depth.min(3));
             limits.nodes = Some(limits.nodes.unwrap_or(500).min(2_000));
             Some(Command::Go(Go::Search(limits)).to_string())
         }
@@ -31,14 +35,18 @@ fn tame(line: &str) -> Option<String> {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let (out, buffer) = Output::capture();
-    let Ok(mut session) = Session::new(out, "neutreeko") else { return };
+    let Ok(mut session) = Session::new(out, "neutreeko") else {
+        return;
+    };
     let mut gos = 0;
     for raw in text.lines().take(40) {
         let Some(line) = tame(raw) else { continue };
         let searches = matches!(parse_command(&line), Ok(Some(Command::Go(Go::Search(_)))));
         let changes_position = matches!(
             parse_command(&line),
-            Ok(Some(Command::Position { .. } | Command::SetOption { .. } | Command::Game(_)))
+            Ok(Some(
+                Command::Position { .. } | Command::SetOption { .. } | Command::Game(_)
+            ))
         );
         session.wait_for_search();
         let before_len = buffer.lock().map(|b| b.len()).unwrap_or(0);
@@ -56,7 +64,10 @@ fuzz_target!(|data: &[u8]| {
             let mark = buffer.lock().map(|b| b.len()).unwrap_or(0);
             session.handle_line("query fen");
             let fen_after = String::from_utf8_lossy(&buffer.lock().unwrap()[mark..]).to_string();
-            assert_eq!(fen_before, fen_after, "position changed after an error in {line:?}");
+            assert_eq!(
+                fen_before, fen_after,
+                "position changed after an error in {line:?}"
+            );
         }
     }
     session.stop_search();
