@@ -54,60 +54,66 @@ const CHECKED: usize = 3;
 impl FrozenForest {
     /// A move for a playout (see the module's documentation).
     pub(super) fn playout_choice(&self, moves: &[Move], random: u64) -> Move {
-        let at_random = |draw: u64| moves[((random >> (8 * draw)) % moves.len() as u64) as usize];
         if self.phase() != Phase::Play {
-            return at_random(0);
+            return moves[(random % moves.len() as u64) as usize];
         }
-        // At most 8 steps for Yuki, at most 35 cells in line for Mina.
-        let mut keyed = [(0u32, Move(0)); 64];
+        // Each move with the opponent's replies to it, worked out once for both the
+        // greedy order and the blunder check. At most 8 steps for Yuki, at most 35
+        // cells in line for Mina.
+        let mut keyed = [(0u32, Move(0), 0u128); 64];
         let count = moves.len().min(keyed.len());
         for (slot, &mv) in keyed.iter_mut().zip(&moves[..count]) {
-            let key = self.greedy_key(mv);
-            if key == 0 {
+            let replies = self.replies(mv);
+            if replies == 0 {
                 return mv;
             }
-            *slot = (key, mv);
+            *slot = (replies.count_ones(), mv, replies);
         }
         let keyed = &mut keyed[..count];
+        let safe = |&(_, mv, replies): &(u32, Move, u128)| !self.hands_over(mv, replies);
         if (random >> 40) % 100 < GREEDY_PERCENT {
-            keyed.sort_unstable_by_key(|&(key, Move(cell))| (key, cell));
+            keyed.sort_unstable_by_key(|&(key, Move(cell), _)| (key, cell));
             return keyed
                 .iter()
                 .take(CHECKED)
-                .map(|&(_, mv)| mv)
-                .find(|&mv| !self.blunders(mv))
-                .unwrap_or(keyed[0].1);
+                .find(|&candidate| safe(candidate))
+                .unwrap_or(&keyed[0])
+                .1;
         }
+        let at_random = |draw: u64| keyed[((random >> (8 * draw)) % count as u64) as usize];
         let mut pick = at_random(0);
         for draw in 1..=CHECKED as u64 {
-            if !self.blunders(pick) {
+            if safe(&pick) {
                 break;
             }
             pick = at_random(draw);
         }
-        pick
+        pick.1
     }
 
-    /// The greedy order of a move: for Yuki the hidden cells Mina has after his step,
-    /// for Mina the steps Yuki has after her slide. 0 is an immediate win.
-    fn greedy_key(&self, Move(to): Move) -> u32 {
+    /// The opponent's replies to a move: for Yuki's step the hidden cells Mina can
+    /// slide to, for Mina's slide the steps Yuki has. None is an immediate win; their
+    /// number is the greedy order.
+    fn replies(&self, Move(to): Move) -> u128 {
         let (yuki, mina, to) = (self.yuki as usize, self.mina as usize, to as usize);
         match self.side {
-            Player::P1 => self.after_yuki_eats(to).mina_slides(to, mina).count_ones(),
-            Player::P2 => self.yuki_steps(yuki, to).count_ones(),
+            Player::P1 => self.after_yuki_eats(to).mina_slides(to, mina),
+            Player::P2 => self.yuki_steps(yuki, to),
         }
     }
 
-    /// Whether the move hands the opponent an immediate win.
-    fn blunders(&self, Move(to): Move) -> bool {
-        let (yuki, mina, to) = (self.yuki as usize, self.mina as usize, to as usize);
+    /// Whether the move, whose opponent's replies are `replies`, hands the opponent an
+    /// immediate win.
+    fn hands_over(&self, Move(to): Move, replies: u128) -> bool {
+        let to = to as usize;
         match self.side {
             Player::P1 => {
                 let after = self.after_yuki_eats(to);
-                Cells(after.mina_slides(to, mina)).any(|hide| !after.yuki_can_step(to, hide))
+                Cells(replies).any(|hide| !after.yuki_can_step(to, hide))
             }
-            Player::P2 => Cells(self.yuki_steps(yuki, to))
-                .any(|step| !self.after_yuki_eats(step).mina_can_slide(step, to)),
+            Player::P2 => {
+                Cells(replies).any(|step| !self.after_yuki_eats(step).mina_can_slide(step, to))
+            }
         }
     }
 
@@ -125,16 +131,21 @@ impl FrozenForest {
 mod tests {
     use super::*;
     use crate::game::{Game, default_config};
+    use crate::rng::Xorshift;
+
+    /// The greedy order of a move (0: an immediate win).
+    fn greedy_key(position: &FrozenForest, mv: Move) -> u32 {
+        position.replies(mv).count_ones()
+    }
+
+    /// Whether a move hands the opponent an immediate win.
+    fn blunders(position: &FrozenForest, mv: Move) -> bool {
+        position.hands_over(mv, position.replies(mv))
+    }
 
     /// Play-phase positions from seeded random games.
     fn positions() -> Vec<FrozenForest> {
-        let mut state = 0x1dea_5eed_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = Xorshift::new(0x1dea_5eed);
         let mut found = Vec::new();
         for _ in 0..60 {
             let mut position = FrozenForest::start(&default_config::<FrozenForest>());
@@ -144,7 +155,7 @@ mod tests {
                 }
                 let mut moves = Vec::new();
                 position.generate_moves(&mut moves);
-                position.play(moves[(next() % moves.len() as u64) as usize]);
+                position.play(moves[rng.below(moves.len() as u64) as usize]);
             }
         }
         found
@@ -179,14 +190,14 @@ mod tests {
                 // one of the three best does not.
                 let mut keyed: Vec<(u32, Move)> = moves
                     .iter()
-                    .map(|&mv| (position.greedy_key(mv), mv))
+                    .map(|&mv| (greedy_key(&position, mv), mv))
                     .collect();
                 keyed.sort_by_key(|&(key, Move(cell))| (key, cell));
                 let choice = position.playout_choice(&moves, 0);
                 if let Some(&(_, safe)) = keyed
                     .iter()
                     .take(CHECKED)
-                    .find(|&&(_, mv)| !position.blunders(mv))
+                    .find(|&&(_, mv)| !blunders(&position, mv))
                 {
                     assert_eq!(choice, safe, "{}", position.fen());
                     if keyed[0].1 != safe {
@@ -222,7 +233,7 @@ mod tests {
                     grandchild.outcome() == Some(crate::game::Outcome::Win(child.side_to_move()))
                 });
                 assert_eq!(
-                    position.blunders(mv),
+                    blunders(&position, mv),
                     loses,
                     "{} {}",
                     position.fen(),
