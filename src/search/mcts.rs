@@ -159,7 +159,8 @@ impl<G: Game> Mcts<G> {
         }
         let info = self.info(root, started);
         report(&info);
-        result.best = self.best_child().and_then(|c| self.nodes[c].mv);
+        // The principal line starts with the move to play.
+        result.best = info.pv.first().copied();
         result.score = info.score;
         result.pv = info.pv;
         result.depth = info.depth;
@@ -365,8 +366,9 @@ impl<G: Game> Mcts<G> {
 
     /// The principal line (most visited children) and its statistics.
     fn info(&self, root: &G, started: Instant) -> Info<G::Move> {
+        let best = self.best_child();
         let mut pv = Vec::new();
-        let mut index = self.best_child();
+        let mut index = best;
         while let Some(child) = index {
             let node = &self.nodes[child];
             let Some(mv) = node.mv else { break };
@@ -377,7 +379,7 @@ impl<G: Game> Mcts<G> {
             let range = node.first_child as usize..(node.first_child + node.children) as usize;
             index = range.max_by_key(|&c| self.nodes[c].visits);
         }
-        let score = match (self.nodes[0].proven, self.best_child()) {
+        let score = match (self.nodes[0].proven, best) {
             (Some(w), _) if w == root.side_to_move() => {
                 Score::Mate(self.nodes[0].proven_plies as i32)
             }
