@@ -4,33 +4,22 @@
 
 #[path = "common/naive.rs"]
 mod naive;
+#[path = "common/neutreeko_positions.rs"]
+mod neutreeko_positions;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use naive::Naive;
+use neutreeko_positions::{fen, naive_after, nodes};
 use tabuleiro::game::{Game, Player};
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
 use tabuleiro::games::linetris::Linetris;
-use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::mcts::{Mcts, win_rate_to_cp};
 use tabuleiro::search::time::Budget;
 use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
-
-type Move = <Neutreeko as Game>::Move;
-
-fn fen(text: &str) -> Neutreeko {
-    Neutreeko::from_fen(&(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn playouts(n: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(n),
-        ..SearchLimits::default()
-    }
-}
 
 fn run<G: Game>(
     mcts: &mut Mcts<G>,
@@ -43,17 +32,11 @@ fn run<G: Game>(
     (result, infos)
 }
 
-fn naive_after(root: &Neutreeko, mv: Move) -> Naive {
-    let mut child = *root;
-    child.play(mv);
-    Naive::from_fen(&child.fen())
-}
-
 #[test]
 fn plays_a_win_in_one_and_proves_it() {
     // Black b1, d1, c3: c3c1 completes b1 c1 d1.
     let root = fen("w3w/5/2b2/5/1b1bw b 10");
-    let (result, infos) = run(&mut Mcts::new(1), &root, playouts(10_000));
+    let (result, infos) = run(&mut Mcts::new(1), &root, nodes(10_000));
     let best = result.best.expect("a move");
     assert_eq!(root.format_move(best), "c3c1");
     assert_eq!(result.score, Score::Mate(1));
@@ -73,7 +56,7 @@ fn finds_the_only_forced_win_in_three() {
     let naive = Naive::from_fen(text);
     assert!(!naive.wins_within(1) && naive.wins_within(3));
     let root = fen(text);
-    let (result, _) = run(&mut Mcts::new(7), &root, playouts(200_000));
+    let (result, _) = run(&mut Mcts::new(7), &root, nodes(200_000));
     let best = result.best.expect("a move");
     assert_eq!(root.format_move(best), "a3a1");
     assert!(naive_after(&root, best).loses_within(2));
@@ -86,7 +69,7 @@ fn avoids_the_moves_that_lose_at_once() {
     let text = "5/1b3/b4/1w1b1/ww3 b 30";
     let root = fen(text);
     for seed in [1, 2, 3] {
-        let (result, _) = run(&mut Mcts::new(seed), &root, playouts(30_000));
+        let (result, _) = run(&mut Mcts::new(seed), &root, nodes(30_000));
         let best = result.best.expect("a move");
         assert_eq!(root.format_move(best), "d2c1", "seed {seed}");
         assert!(!matches!(result.score, Score::Mate(n) if n < 0));
@@ -114,7 +97,7 @@ fn proven_values_on_random_positions_are_true() {
             continue;
         }
         let root = fen(&naive.fen());
-        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &root, playouts(20_000));
+        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &root, nodes(20_000));
         match result.score {
             Score::Mate(n) if (1..=5).contains(&n) => {
                 let n = n as u32;
@@ -145,7 +128,7 @@ fn proven_values_on_random_positions_are_true() {
 fn the_same_seed_and_playouts_give_the_same_search() {
     let root = fen("1w1w1/2b2/5/2w2/1b1b1 b");
     let fingerprint = |seed| {
-        let (result, infos) = run(&mut Mcts::new(seed), &root, playouts(5_000));
+        let (result, infos) = run(&mut Mcts::new(seed), &root, nodes(5_000));
         let last = infos.last().cloned().expect("a report");
         (
             result.best,
@@ -156,7 +139,7 @@ fn the_same_seed_and_playouts_give_the_same_search() {
         )
     };
     assert_eq!(fingerprint(11), fingerprint(11));
-    let (result, _) = run(&mut Mcts::new(11), &root, playouts(5_000));
+    let (result, _) = run(&mut Mcts::new(11), &root, nodes(5_000));
     assert_eq!(result.nodes, 5_000);
 }
 
@@ -190,7 +173,7 @@ fn a_time_budget_and_the_stop_flag_end_the_search() {
 #[test]
 fn a_finished_position_has_no_move() {
     let root = fen("5/5/bbb2/5/w1w1w w 9");
-    let (result, _) = run(&mut Mcts::new(1), &root, playouts(100));
+    let (result, _) = run(&mut Mcts::new(1), &root, nodes(100));
     assert_eq!(result.best, None);
 }
 
@@ -216,12 +199,12 @@ fn yuki_is_searched_by_mcts_and_mina_by_alpha_beta() {
         (result, infos)
     };
     // Yuki with a playout limit: MCTS counts exactly that many playouts and reports once.
-    let (result, infos) = search(&position, playouts(3_000));
+    let (result, infos) = search(&position, nodes(3_000));
     assert_eq!(result.nodes, 3_000);
     assert_eq!(infos.len(), 1);
     position.play(result.best.expect("a placement"));
     // Mina: alpha-beta's iterations, one report per depth.
-    let (result, infos) = search(&position, playouts(3_000));
+    let (result, infos) = search(&position, nodes(3_000));
     assert!(infos.len() > 1, "{} reports", infos.len());
     assert_eq!(
         infos.iter().map(|i| i.depth).collect::<Vec<_>>(),
@@ -270,7 +253,7 @@ fn yuki_plays_the_step_that_leaves_mina_nowhere_to_hide() {
                     let result = searcher.search(
                         &position,
                         &[position.hash()],
-                        playouts(2_000),
+                        nodes(2_000),
                         stop,
                         &mut |_| {},
                     );
@@ -312,7 +295,7 @@ fn drawn_endings_score_half_and_never_stall_the_search() {
         if position.outcome().is_some() {
             continue;
         }
-        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &position, playouts(3_000));
+        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &position, nodes(3_000));
         let mut moves = Vec::new();
         position.generate_moves(&mut moves);
         assert!(

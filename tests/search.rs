@@ -4,32 +4,22 @@
 
 #[path = "common/naive.rs"]
 mod naive;
+#[path = "common/neutreeko_positions.rs"]
+mod neutreeko_positions;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use naive::Naive;
+use neutreeko_positions::{Move, fen, naive_after, nodes};
 use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record, Value};
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
 
-type Move = <Neutreeko as Game>::Move;
-
-fn fen(text: &str) -> Neutreeko {
-    Neutreeko::from_fen(&(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
 fn depth(depth: u32) -> SearchLimits {
     SearchLimits {
         depth: Some(depth),
-        ..SearchLimits::default()
-    }
-}
-
-fn nodes(nodes: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(nodes),
         ..SearchLimits::default()
     }
 }
@@ -52,13 +42,6 @@ fn search_with(
 
 fn search(root: &Neutreeko, limits: SearchLimits) -> Outcome<Move> {
     search_with(&mut Searcher::new(4), root, &[root.hash()], limits).0
-}
-
-/// The naive position after the crate's move.
-fn naive_after(root: &Neutreeko, mv: Move) -> Naive {
-    let mut child = *root;
-    child.play(mv);
-    Naive::from_fen(&child.fen())
 }
 
 #[test]
