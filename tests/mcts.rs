@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use naive::Naive;
-use neutreeko_positions::{fen, naive_after, nodes};
+use neutreeko_positions::{fen, naive_after, nodes, random_position};
 use tabuleiro::game::{Game, Player};
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
 use tabuleiro::games::linetris::Linetris;
@@ -83,19 +83,9 @@ fn proven_values_on_random_positions_are_true() {
     let mut rng = Xorshift::new(0x0dd_ba11_cafe);
     let (mut wins, mut losses) = (0, 0);
     for _ in 0..120 {
-        let mut board = [['.'; 5]; 5];
-        let mut placed = 0;
-        while placed < 6 {
-            let square = rng.below(25) as usize;
-            if board[square / 5][square % 5] == '.' {
-                board[square / 5][square % 5] = if placed < 3 { 'b' } else { 'w' };
-                placed += 1;
-            }
-        }
-        let naive = Naive { board, side: 'b' };
-        if naive.winner().is_some() {
+        let Some(naive) = random_position(|| rng.next_u64()) else {
             continue;
-        }
+        };
         let root = fen(&naive.fen());
         let (result, _) = run(&mut Mcts::new(rng.next_u64()), &root, nodes(20_000));
         match result.score {

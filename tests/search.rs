@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use naive::Naive;
-use neutreeko_positions::{Move, fen, naive_after, nodes};
+use neutreeko_positions::{Move, fen, naive_after, nodes, random_position};
 use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record, Value};
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
@@ -292,19 +292,9 @@ fn mate_scores_on_random_positions_are_exact() {
     let mut seed = 0x1234_5678_9abc_def1_u64;
     let mut checked = 0;
     for _ in 0..150 {
-        let mut board = [['.'; 5]; 5];
-        let mut placed = 0;
-        while placed < 6 {
-            let square = (xorshift(&mut seed) % 25) as usize;
-            if board[square / 5][square % 5] == '.' {
-                board[square / 5][square % 5] = if placed < 3 { 'b' } else { 'w' };
-                placed += 1;
-            }
-        }
-        let naive = Naive { board, side: 'b' };
-        if naive.winner().is_some() {
+        let Some(naive) = random_position(|| xorshift(&mut seed)) else {
             continue;
-        }
+        };
         let root = fen(&naive.fen());
         let result = search(&root, depth(6));
         let best = result.best.expect("a move");

@@ -27,3 +27,19 @@ pub fn nodes(nodes: u64) -> SearchLimits {
         ..SearchLimits::default()
     }
 }
+
+/// Three black and three white pieces on squares drawn from `next`, black to move;
+/// `None` when the drawn position is already won.
+pub fn random_position(mut next: impl FnMut() -> u64) -> Option<Naive> {
+    let mut board = [['.'; 5]; 5];
+    let mut placed = 0;
+    while placed < 6 {
+        let square = (next() % 25) as usize;
+        if board[square / 5][square % 5] == '.' {
+            board[square / 5][square % 5] = if placed < 3 { 'b' } else { 'w' };
+            placed += 1;
+        }
+    }
+    let naive = Naive { board, side: 'b' };
+    naive.winner().is_none().then_some(naive)
+}
