@@ -41,6 +41,23 @@
 //! bias, weight 1 and 4, unvisited moves tried best first) 79/100 (75/100 when run again
 //! beside the policy's 77/100) and 69/100; 300 ms
 //! per move 23/30.
+//!
+//! Tried in the session after that, 100 games each unless said (the policy here scored
+//! 76/100 in the same session): UCB1-Tuned exploration (each move's term scaled by its
+//! observed variance; Yuki's winning rates in the tree are only 2-10 %) 67; exploration
+//! 0.3 at Yuki's nodes only 76; Yuki placed on a1 or on e5 instead of where the search
+//! puts him (i10) 72 and 72; Mina greedy 95 % of the time 79, the strand and abandon
+//! terms above 79, both together 79; Mina's moves inside the tree drawn from this
+//! policy instead of by UCT (modelling a fallible Mina) half of the time 34, always 55;
+//! 30 ms per move 42; 300 ms per move 40/60. Two findings say why nothing moves the
+//! score. A forced-win search (every Mina reply, up to 12 of Yuki's moves) finds a
+//! forced win in none of the positions of three lost games and, in a won game, only
+//! from 11 plies before the end: Yuki wins when Mina walks into a trap, not by force.
+//! And static features (Yuki's steps, Mina's hidden cells, the fewest hidden cells one
+//! step leaves her, trees in Yuki's component and cut off from him, trees around him,
+//! distance) barely predict who wins: a logistic fit on 148 games' positions scored a
+//! test log-loss of 0.520 against 0.536 for a constant, so playouts cut short and
+//! scored by such a fit were not tried.
 
 use super::sight::{Cells, bit};
 use super::{FrozenForest, Move, Phase};
