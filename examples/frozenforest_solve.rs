@@ -96,40 +96,51 @@ impl Prover {
     }
 }
 
+/// What the search says about one placement of Yuki's.
+enum Verdict {
+    YukiWins,
+    /// Mina's placement that beats it.
+    MinaWins(String),
+    OutOfBudget,
+}
+
 fn solve_start(trees: u8, budget: u64) {
     let start = FrozenForest::start(&Config { trees });
+    // Yuki makes at most one move per tree, so this depth is exact.
+    let depth = u32::from(trees) * u32::from(trees);
     let mut prover = Prover::new(budget);
     let mut placements = Vec::new();
     start.generate_moves(&mut placements);
-    let mut yuki_wins = 0;
-    let mut unknown = 0;
+    let (mut yuki_wins, mut unknown) = (0, 0);
     for &placement in &placements {
         let mut placed = start;
         placed.play(placement);
         let mut answers = Vec::new();
         placed.generate_moves(&mut answers);
-        // Yuki makes at most one move per tree, so this depth is exact.
-        let depth = u32::from(trees) * u32::from(trees);
-        let mut verdict = String::from("Yuki wins against every placement");
+        let mut verdict = Verdict::YukiWins;
         for &answer in &answers {
             let mut position = placed;
             position.play(answer);
-            match prover.yuki_wins(&position, depth) {
+            verdict = match prover.yuki_wins(&position, depth) {
                 Some(true) => continue,
-                Some(false) => {
-                    verdict = format!("Mina wins with {}", placed.format_move(answer));
-                }
-                None => verdict = String::from("unknown (out of budget)"),
-            }
+                Some(false) => Verdict::MinaWins(placed.format_move(answer)),
+                None => Verdict::OutOfBudget,
+            };
             break;
         }
-        if verdict.starts_with("Yuki") {
-            yuki_wins += 1;
-        } else if verdict.starts_with("unknown") {
-            unknown += 1;
-        }
+        let text = match verdict {
+            Verdict::YukiWins => {
+                yuki_wins += 1;
+                String::from("Yuki wins against every placement")
+            }
+            Verdict::MinaWins(answer) => format!("Mina wins with {answer}"),
+            Verdict::OutOfBudget => {
+                unknown += 1;
+                String::from("unknown (out of budget)")
+            }
+        };
         println!(
-            "Yuki on {} ({} placements for Mina): {verdict}",
+            "Yuki on {} ({} placements for Mina): {text}",
             start.format_move(placement),
             answers.len()
         );

@@ -49,13 +49,12 @@
 //! puts him (i10) 72 and 72; Mina greedy 95 % of the time 79, the strand and abandon
 //! terms above 79, both together 79; Mina's moves inside the tree drawn from this
 //! policy instead of by UCT (modelling a fallible Mina) half of the time 34, always 55;
-//! 30 ms per move 42; 300 ms per move 40/60. Two findings say why nothing moves the
-//! score. A forced-win search (`examples/frozenforest_solve.rs`: every Mina reply, up
+//! 30 ms per move 42; 300 ms per move 40/60. Three findings say why nothing moves
+//! the score. A forced-win search (`examples/frozenforest_solve.rs`: every Mina reply, up
 //! to 12 of Yuki's moves) finds a forced win in none of the positions of three lost
 //! games and, in a won game, only from 11 plies before the end: Yuki wins when Mina
 //! walks into a trap, not by force. Solved exactly, Trees 4 and 5 are Mina's from
-//! every placement of Yuki's.
-//! And static features (Yuki's steps, Mina's hidden cells, the fewest hidden cells one
+//! every placement of Yuki's. And static features (Yuki's steps, Mina's hidden cells, the fewest hidden cells one
 //! step leaves her, trees in Yuki's component and cut off from him, trees around him,
 //! distance) barely predict who wins: a logistic fit on 148 games' positions scored a
 //! test log-loss of 0.520 against 0.536 for a constant, so playouts cut short and
