@@ -54,9 +54,9 @@
 //! to 12 of Yuki's moves) finds a forced win in none of the positions of three lost
 //! games and, in a won game, only from 11 plies before the end: Yuki wins when Mina
 //! walks into a trap, not by force. Solved exactly, Trees 4 and 5 are Mina's from
-//! every placement of Yuki's. And static features (Yuki's steps, Mina's hidden cells, the fewest hidden cells one
-//! step leaves her, trees in Yuki's component and cut off from him, trees around him,
-//! distance) barely predict who wins: a logistic fit on 148 games' positions scored a
+//! every placement of Yuki's. And static features (Yuki's steps, Mina's hidden cells,
+//! the fewest hidden cells one step leaves her, trees in Yuki's component and cut off
+//! from him, trees around him, distance) barely predict who wins: a logistic fit on 148 games' positions scored a
 //! test log-loss of 0.520 against 0.536 for a constant, so playouts cut short and
 //! scored by such a fit were not tried.
 
