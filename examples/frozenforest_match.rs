@@ -11,7 +11,9 @@
 //!     (`opponents`: random, minimax2 or all, optionally with `,yuki-only` or
 //!     `,mina-only`), `games` games in each role against each; variant `engine` is the
 //!     engine exactly as the protocol runs it (Monte-Carlo tree search for Yuki,
-//!     alpha-beta with the default weights for Mina, a 16 MiB Hash)
+//!     alpha-beta with the default weights for Mina, a 16 MiB Hash); with both
+//!     roles, game i as Yuki and game i as Mina also make pair i, scored as the
+//!     SPEC scores Frozen Forest matches (trees eaten break a 1-1 tie)
 //! ```
 //! Variants: see `VARIANTS` below (name, weights), or `w:` and the eight weights in
 //! the order of `Weights`' fields. `FF_YUKI_START=a1` forces Yuki's placement;
@@ -21,6 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use tabuleiro::arena::stats::{PairGame, PairReason, Tally, score_pair};
 use tabuleiro::game::{FenError, Game, MoveError, OptionSpec, Outcome, Player};
 use tabuleiro::games::frozenforest::{
     Config, FrozenForest, Move, Weights, evaluate_with, seed_heuristic,
@@ -463,19 +466,37 @@ fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
         let clock = Instant::now();
         let mut wins = [0usize, 0];
         let mut eaten = [0u32, 0];
+        let mut pairs = Tally::default();
+        let mut tie_breaks = Tally::default();
         for _ in 0..games {
             let start = FrozenForest::start(&Config { trees: 10 });
+            let mut played = Vec::new();
             if !opponents.contains("mina-only") {
                 let (winner, trees) = play_game(start, &mut engine, &mut opponent, &mut rng);
                 wins[0] += usize::from(winner == Player::P1);
                 eaten[0] += trees;
+                played.push(pair_game(true, winner, trees));
             }
-            if opponents.contains("yuki-only") {
-                continue;
+            if !opponents.contains("yuki-only") {
+                let (winner, trees) = play_game(start, &mut opponent, &mut engine, &mut rng);
+                wins[1] += usize::from(winner == Player::P2);
+                eaten[1] += trees;
+                played.push(pair_game(false, winner, trees));
             }
-            let (winner, trees) = play_game(start, &mut opponent, &mut engine, &mut rng);
-            wins[1] += usize::from(winner == Player::P2);
-            eaten[1] += trees;
+            if let [yuki_game, mina_game] = played[..] {
+                let result = score_pair([yuki_game, mina_game]);
+                if std::env::var_os("FF_TRACE").is_some() {
+                    eprintln!(
+                        "pair: {:?}, {}",
+                        result.score,
+                        result.reason.describe("engine", name)
+                    );
+                }
+                pairs.add(result.score);
+                if !matches!(result.reason, PairReason::Points(_)) {
+                    tie_breaks.add(result.score);
+                }
+            }
         }
         println!(
             "engine {variant_name} {limit}/move vs {name}: as Yuki {}/{games} ({:.1}%, {:.1} trees eaten on \
@@ -492,6 +513,28 @@ fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
             100.0 * (wins[0] + wins[1]) as f64 / (2 * games) as f64,
             clock.elapsed().as_secs_f64()
         );
+        if let Some(score) = pairs.score() {
+            println!(
+                "  scored as SPEC pairs (one game in each role, trees eaten break a 1-1 tie): \
+                 {} of {} pairs ({:.1}%) {}; {} pairs went to the tie-break, {}",
+                f64::from(pairs.wins) + 0.5 * f64::from(pairs.draws),
+                pairs.total(),
+                100.0 * score,
+                pairs.short(),
+                tie_breaks.total(),
+                tie_breaks.short()
+            );
+        }
+    }
+}
+
+/// One game as the pair scoring sees it, from the engine's side.
+fn pair_game(engine_is_yuki: bool, winner: Player, trees: u32) -> PairGame {
+    PairGame {
+        a_is_p1: engine_is_yuki,
+        outcome: Outcome::Win(winner),
+        count: trees,
+        forfeit: false,
     }
 }
 
