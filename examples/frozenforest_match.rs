@@ -517,7 +517,7 @@ fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
             println!(
                 "  scored as SPEC pairs (one game in each role, trees eaten break a 1-1 tie): \
                  {} of {} pairs ({:.1}%) {}; {} pairs went to the tie-break, {}",
-                f64::from(pairs.wins) + 0.5 * f64::from(pairs.draws),
+                score * f64::from(pairs.total()),
                 pairs.total(),
                 100.0 * score,
                 pairs.short(),
