@@ -6,7 +6,7 @@
 //! when search or move generation behaviour changes.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, default_config};
@@ -66,12 +66,13 @@ pub fn positions<G: Game>() -> Vec<G> {
 
 struct BenchGame<'a> {
     depth: Option<u32>,
+    stop: &'a Arc<AtomicBool>,
     report: &'a dyn Fn(Response),
 }
 
 impl GameVisitor for BenchGame<'_> {
-    type Output = BenchReport;
-    fn visit<G: Game>(self) -> BenchReport {
+    type Output = Option<BenchReport>;
+    fn visit<G: Game>(self) -> Option<BenchReport> {
         let mut total = BenchReport::default();
         let depth = self.depth.unwrap_or(G::BENCH_DEPTH);
         let positions = positions::<G>();
@@ -82,9 +83,17 @@ impl GameVisitor for BenchGame<'_> {
                 depth: Some(depth),
                 ..SearchLimits::default()
             };
-            let stop = Arc::new(AtomicBool::new(false));
             let started = Instant::now();
-            let outcome = searcher.search(state, &[state.hash()], limits, stop, &mut |_| {});
+            let outcome = searcher.search(
+                state,
+                &[state.hash()],
+                limits,
+                Arc::clone(self.stop),
+                &mut |_| {},
+            );
+            if self.stop.load(Ordering::Relaxed) {
+                return None;
+            }
             total.elapsed += started.elapsed();
             total.nodes += outcome.nodes;
         }
@@ -94,18 +103,34 @@ impl GameVisitor for BenchGame<'_> {
             positions.len(),
             total.nodes
         )));
-        total
+        Some(total)
     }
 }
 
 /// Runs bench over every game, reporting a line per game to `report`.
 pub fn run(depth: Option<u32>, report: &dyn Fn(Response)) -> BenchReport {
+    let stop = Arc::new(AtomicBool::new(false));
+    run_until(depth, &stop, report).unwrap_or_default()
+}
+
+/// Runs bench over every game until `stop` is raised; `None` if it was.
+pub fn run_until(
+    depth: Option<u32>,
+    stop: &Arc<AtomicBool>,
+    report: &dyn Fn(Response),
+) -> Option<BenchReport> {
     let mut total = BenchReport::default();
     for name in games::NAMES {
-        if let Some(part) = games::visit(name, BenchGame { depth, report }) {
-            total.nodes += part.nodes;
-            total.elapsed += part.elapsed;
-        }
+        let part = games::visit(
+            name,
+            BenchGame {
+                depth,
+                stop,
+                report,
+            },
+        )??;
+        total.nodes += part.nodes;
+        total.elapsed += part.elapsed;
     }
-    total
+    Some(total)
 }

@@ -28,7 +28,10 @@ fn run<G: Game>(
 ) -> (Outcome<G::Move>, Vec<Info<G::Move>>) {
     let mut infos = Vec::new();
     let stop = Arc::new(AtomicBool::new(false));
-    let result = mcts.search(root, limits, stop, &mut |info| infos.push(info.clone()));
+    let time_up = AtomicBool::new(false);
+    let result = mcts.search(root, limits, stop, &time_up, &mut |info| {
+        infos.push(info.clone())
+    });
     (result, infos)
 }
 
@@ -153,7 +156,13 @@ fn a_time_budget_and_the_stop_flag_end_the_search() {
     );
     // Stopped before it starts: one batch of playouts, still a legal move.
     let stop = Arc::new(AtomicBool::new(true));
-    let result = Mcts::new(3).search(&root, SearchLimits::default(), stop, &mut |_| {});
+    let result = Mcts::new(3).search(
+        &root,
+        SearchLimits::default(),
+        stop,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);
     assert!(moves.contains(&result.best.expect("a move")));

@@ -76,6 +76,19 @@ pub struct Limits {
     pub infinite: bool,
 }
 
+impl Limits {
+    /// Whether anything but `stop` ends the search: a depth, a node count, a move
+    /// time or a clock (`infinite` aside).
+    pub fn has_limit(&self) -> bool {
+        self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || [self.p1time, self.p2time, self.p1inc, self.p2inc]
+                .iter()
+                .any(Option::is_some)
+    }
+}
+
 /// `query` subjects.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Query {

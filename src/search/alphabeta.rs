@@ -12,14 +12,18 @@ use std::time::{Duration, Instant};
 
 use super::level::LevelState;
 use super::mcts::Mcts;
+use super::time::Watchdog;
 use super::tt::{Bound, PROVEN, Tt};
 use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, SearchLimits};
 use crate::game::{Game, Outcome as GameOutcome, Value};
 
+/// The root's upper bound below full strength, above every score plus bonus.
+const LEVEL_BETA: i32 = 1 << 28;
 /// Killer moves kept per ply.
 const KILLERS: usize = 2;
-/// How often (in nodes) the clock is read.
-const CLOCK_INTERVAL: u64 = 64;
+/// How often (in nodes) the searcher reads the clock itself, behind the watchdog
+/// (which may not be running, or may be starved on a busy machine).
+const CLOCK_INTERVAL: u64 = 256;
 
 /// A searcher for one game. It keeps its transposition table between searches.
 pub struct Searcher<G: Game> {
@@ -29,6 +33,8 @@ pub struct Searcher<G: Game> {
     table_ready: bool,
     // Per search:
     stop: Arc<AtomicBool>,
+    /// Raised by the watchdog at the hard time limit.
+    time_up: Arc<AtomicBool>,
     stopped: bool,
     /// Late-move reductions on (off when proving: `go solve`).
     reductions: bool,
@@ -52,14 +58,15 @@ pub struct Searcher<G: Game> {
 }
 
 impl<G: Game> Searcher<G> {
-    /// A searcher with a transposition table of `hash_mib` MiB (allocated on the first
-    /// search, so that creating one is cheap).
+    /// A searcher with a transposition table of `hash_mib` MiB, allocated on the first
+    /// search or by [`Searcher::prepare`] (so that creating one is cheap).
     pub fn new(hash_mib: usize) -> Self {
         Searcher {
             tt: Tt::new(0),
             hash_mib,
             table_ready: false,
             stop: Arc::new(AtomicBool::new(false)),
+            time_up: Arc::new(AtomicBool::new(false)),
             stopped: false,
             reductions: true,
             started: Instant::now(),
@@ -97,8 +104,8 @@ impl<G: Game> Searcher<G> {
         self.level.seed(seed);
     }
 
-    /// Allocates the transposition table now rather than on the first search (so that
-    /// benchmarks do not time the allocation).
+    /// Allocates the transposition table now rather than on the first search: the
+    /// session does it before `readyok`, so that no clocked search pays for it.
     pub fn prepare(&mut self) {
         self.ensure_table();
     }
@@ -120,6 +127,12 @@ impl<G: Game> Searcher<G> {
         stop: Arc<AtomicBool>,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> Outcome<G::Move> {
+        let started = limits.started.unwrap_or_else(Instant::now);
+        self.time_up = Arc::new(AtomicBool::new(false));
+        let _watchdog = limits
+            .budget
+            .hard
+            .and_then(|hard| Watchdog::start(started + hard, Arc::clone(&self.time_up)));
         self.ensure_table();
         self.tt.new_search();
         self.stop = stop;
@@ -130,7 +143,7 @@ impl<G: Game> Searcher<G> {
             // overstate what they saw, so a proof starts from a clean table.
             self.tt.clear();
         }
-        self.started = Instant::now();
+        self.started = started;
         self.hard = limits.budget.hard;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.nodes = 0;
@@ -142,17 +155,24 @@ impl<G: Game> Searcher<G> {
             self.path.push(root.hash());
         }
         self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
-        self.level.begin(limits.level);
         self.probing = limits.level.is_full();
 
         let mut root_moves = Vec::new();
         if root.outcome().is_none() {
             root.generate_moves(&mut root_moves);
         }
-        let mut result = Outcome::fallback(root_moves.first().copied());
+        self.level.begin(limits.level, &root_moves);
         if root_moves.is_empty() {
-            return result;
+            return Outcome::fallback(None);
         }
+        // If time runs out before any move is searched, the move the ordering likes best.
+        let fallback = root_moves
+            .iter()
+            .copied()
+            .enumerate()
+            .max_by_key(|&(index, mv)| (root.order_hint(mv), std::cmp::Reverse(index)))
+            .map(|(_, mv)| mv);
+        let mut result = Outcome::fallback(fallback);
         if limits.solve
             && let Some(solution) = root.solve(&self.stop)
         {
@@ -182,7 +202,7 @@ impl<G: Game> Searcher<G> {
             self.mcts.seed(root.hash());
             return self
                 .mcts
-                .search(root, limits, Arc::clone(&self.stop), report);
+                .search(root, limits, Arc::clone(&self.stop), &self.time_up, report);
         }
 
         let max_depth = limits
@@ -191,26 +211,29 @@ impl<G: Game> Searcher<G> {
             .min(limits.level.depth_cap().unwrap_or(MAX_PLY as u32))
             .clamp(1, MAX_PLY as u32);
         let single_reply = root_moves.len() == 1 && limits.depth.is_none() && !limits.solve;
+        let mut last_iteration = Duration::ZERO;
         for depth in 1..=max_depth {
+            let iteration_started = Instant::now();
             let horizon_before = self.horizon;
-            self.level.begin_iteration();
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
             if self.stopped {
-                // A partial iteration whose first move was searched in full still has a
-                // trustworthy best move: the PV's first move.
-                if let Some(&first) = self.pv_table[0].first()
-                    && result.depth > 0
-                {
+                // A partial iteration searches the last best move first, and takes another
+                // only on a full score: its PV's first move is the best found so far.
+                if let Some(&first) = self.pv_table[0].first() {
                     result.best = Some(first);
+                    if result.pv.is_empty() {
+                        result.pv = vec![first];
+                    }
                 }
                 break;
             }
             let pv = self.pv_table[0].clone();
             result.best = pv.first().copied().or(result.best);
+            // Below full strength the root score carries the chosen move's bonus.
+            let score = score - result.best.map_or(0, |mv| self.level.bonus(mv));
             result.score = Score::from_internal(score);
             result.pv = pv;
             result.depth = depth;
-            self.level.complete_iteration();
             // Only a tree without heuristic leaves proves the value. A mate score alone
             // proves a win, but not its distance: a faster mate may hide below a
             // reduced move or behind a table entry from an earlier search.
@@ -219,29 +242,39 @@ impl<G: Game> Searcher<G> {
             // every mate within d plies, so a mate no deeper than d is the fastest.
             let mate_within_reach =
                 limits.solve && score.abs() > MATE_BOUND && MATE - score.abs() <= depth as i32;
-            if exact || mate_within_reach {
+            // Below full strength the move played need not be the best: its score
+            // proves nothing of the position, but no deeper search changes it.
+            let weakened = self.level.is_weakened();
+            if (exact || mate_within_reach) && !weakened {
                 result.proven = Some(self.value_of(score, &result.pv));
             }
             report(&self.info(depth, result.score, &result.pv));
-            if result.proven.is_some() || single_reply {
+            if result.proven.is_some() || single_reply || (weakened && exact) {
                 break;
             }
+            // Time: no new iteration past half the soft budget, nor one that would end
+            // past the hard limit if it costs as much more than this one as this one did
+            // more than the last (at least twice as much).
+            let this_iteration = iteration_started.elapsed();
+            let elapsed = self.started.elapsed();
             if let Some(soft) = limits.budget.soft
-                && self.started.elapsed() >= soft / 2
+                && elapsed >= soft / 2
             {
                 break;
             }
+            if let Some(hard) = limits.budget.hard {
+                let growth = if last_iteration > Duration::ZERO {
+                    (this_iteration.as_secs_f64() / last_iteration.as_secs_f64()).clamp(2.0, 20.0)
+                } else {
+                    2.0
+                };
+                if elapsed + this_iteration.mul_f64(growth) > hard {
+                    break;
+                }
+            }
+            last_iteration = this_iteration;
         }
         result.nodes = self.nodes;
-        // Below full strength: play a near-best move drawn at random (level.rs).
-        if let Some((mv, score)) = self.level.choose()
-            && result.best != Some(mv)
-        {
-            result.best = Some(mv);
-            result.score = Score::from_internal(score);
-            result.pv = vec![mv];
-            result.proven = None;
-        }
         result
     }
 
@@ -324,7 +357,10 @@ impl<G: Game> Searcher<G> {
     }
 
     fn check_limits(&mut self) {
-        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+        if self.nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || self.time_up.load(Ordering::Relaxed)
+        {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CLOCK_INTERVAL)
             && let Some(hard) = self.hard
@@ -381,6 +417,9 @@ impl<G: Game> Searcher<G> {
         if alpha >= beta {
             return alpha;
         }
+        // Scores with a level's bonus may pass any real score: no cut-off at the root.
+        let weakened = ply == 0 && self.level.is_weakened();
+        let beta = if weakened { LEVEL_BETA } else { beta };
 
         let mut tt_move = None;
         if let Some(entry) = self.tt.probe(hash) {
@@ -426,13 +465,20 @@ impl<G: Game> Searcher<G> {
             };
             (key, mv)
         }));
-        ordered.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        if weakened {
+            // The best move of the last iteration first, then by bonus: a later move
+            // must beat an earlier one by more than its bonus is smaller, so few do,
+            // and few need a second search.
+            let level = &self.level;
+            ordered.sort_by_cached_key(|&(key, mv)| {
+                std::cmp::Reverse((key >= 1 << 30, level.bonus(mv), key))
+            });
+        } else {
+            ordered.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        }
 
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        // Below full strength the root searches every move against a window lowered
-        // by the level's margin, so that near-best moves get exact scores (level.rs).
-        let margin = if ply == 0 { self.level.margin } else { 0 };
         self.path.push(hash);
         for (index, &(key, mv)) in ordered.iter().enumerate() {
             let mut child = state.clone();
@@ -445,30 +491,38 @@ impl<G: Game> Searcher<G> {
             } else {
                 0
             };
+            // Below full strength each root move's score counts with its random bonus
+            // (level.rs): the move is searched against the window shifted by it, so the
+            // tree is as narrow as a full-strength one.
+            let bonus = if weakened { self.level.bonus(mv) } else { 0 };
+            let (low, high) = (alpha - bonus, beta - bonus);
             let mut score;
-            let low = if margin > 0 {
-                alpha.saturating_sub(margin).max(-INFINITY)
-            } else {
-                alpha
-            };
             if index == 0 {
-                score = self.child_score(&child, flips, depth - 1, ply + 1, alpha, beta);
+                score = self.child_score(&child, flips, depth - 1, ply + 1, low, high);
             } else {
                 score =
                     self.child_score(&child, flips, depth - 1 - reduction, ply + 1, low, low + 1);
                 if score > low && reduction > 0 && !self.stopped {
                     score = self.child_score(&child, flips, depth - 1, ply + 1, low, low + 1);
                 }
-                if score > low && score < beta && !self.stopped {
-                    score = self.child_score(&child, flips, depth - 1, ply + 1, low, beta);
+                if score > low && score < high && !self.stopped {
+                    // Below full strength a move that beats the best by a bonus is
+                    // usually within the margin of it: first look for its score there.
+                    let top = if weakened {
+                        high.min(low.saturating_add(self.level.margin() + 1))
+                    } else {
+                        high
+                    };
+                    score = self.child_score(&child, flips, depth - 1, ply + 1, low, top);
+                    if top < high && score >= top && !self.stopped {
+                        score = self.child_score(&child, flips, depth - 1, ply + 1, low, high);
+                    }
                 }
             }
             if self.stopped {
                 break;
             }
-            if margin > 0 && (index == 0 || score > low) {
-                self.level.record(mv, score);
-            }
+            let score = score + bonus;
             if score > best_score {
                 best_score = score;
                 best_move = Some(mv);
@@ -503,6 +557,10 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
+        if weakened {
+            // A root score with a bonus in it is no score of the position.
+            return best_score;
+        }
         let stored_depth = if self.horizon == horizon_before {
             PROVEN
         } else {

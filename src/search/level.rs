@@ -4,11 +4,15 @@
 //! - the search depth is capped ([`Level::depth_cap`]);
 //! - table probes (`Game::probe`) are not used, so a game with a tablebase does not
 //!   play perfectly at a beginner's level;
-//! - the root keeps an exact score for every move within a margin of the best
-//!   ([`Level::margin`], in centi-units, wider as the level falls), and the move
-//!   played is drawn at random among them, better moves more likely
-//!   ([`choose`]). Wins and losses are thousands of centi-units apart from any
-//!   heuristic score, so from level 2 up an immediate win is never passed over.
+//! - every root move gets a random bonus, drawn uniformly from 0 to a margin
+//!   ([`Level::margin`], in centi-units, wider as the level falls) once per search,
+//!   and the root plays the move with the best score plus bonus: a move up to the
+//!   margin below the best may be played, a better one more likely. Searching each
+//!   root move against the window shifted by its bonus keeps the tree as narrow as
+//!   at full strength, so a weaker level is never slower at the same depth (exact
+//!   scores for every near-best move cost up to 80 times the nodes in Fabrik). Wins
+//!   and losses are thousands of centi-units apart from any heuristic score, so from
+//!   level 2 up an immediate win is never passed over.
 //!
 //! Level 1 searches one ply and draws uniformly among all legal moves: a random mover.
 //! Levels 3–4 see 2 plies ahead. Level 10 is the full search, exactly: the root code
@@ -85,23 +89,19 @@ impl Default for Level {
     }
 }
 
-/// The searcher's per-level state: the root scores and the random generator.
+/// The searcher's per-level state: each root move's bonus and the random generator.
 pub struct LevelState<M> {
-    /// The margin of the running search (0: not collecting root scores).
-    pub(super) margin: i32,
-    /// Exact scores of the root moves of the running iteration.
-    pub(super) current: Vec<(M, i32)>,
-    /// Exact scores of the root moves of the last completed iteration.
-    completed: Vec<(M, i32)>,
+    /// The bonus of every root move of the running search (empty at full strength).
+    bonuses: Vec<(M, i32)>,
+    margin: i32,
     rng: Option<SmallRng>,
 }
 
-impl<M: Copy> LevelState<M> {
+impl<M: Copy + PartialEq> LevelState<M> {
     pub fn new() -> Self {
         LevelState {
+            bonuses: Vec::new(),
             margin: 0,
-            current: Vec::new(),
-            completed: Vec::new(),
             rng: None,
         }
     }
@@ -111,41 +111,41 @@ impl<M: Copy> LevelState<M> {
         self.rng = Some(SmallRng::seed_from_u64(seed));
     }
 
-    /// Prepares for a search at `level`.
-    pub(super) fn begin(&mut self, level: Level) {
-        self.margin = level.margin();
-        self.current.clear();
-        self.completed.clear();
-    }
-
-    /// Notes the exact score of a root move in the running iteration.
-    pub(super) fn record(&mut self, mv: M, score: i32) {
-        self.current.push((mv, score));
-    }
-
-    /// The running iteration completed: its scores are the ones to choose from.
-    pub(super) fn complete_iteration(&mut self) {
-        std::mem::swap(&mut self.current, &mut self.completed);
-        self.current.clear();
-    }
-
-    /// Starts a new iteration (drops the scores of one that was cut short).
-    pub(super) fn begin_iteration(&mut self) {
-        self.current.clear();
-    }
-
-    /// The move to play and its score, drawn among the last completed iteration's
-    /// near-best moves; `None` at full strength or when no iteration completed.
-    pub(super) fn choose(&mut self) -> Option<(M, i32)> {
-        if self.margin == 0 || self.completed.is_empty() {
-            return None;
+    /// Prepares a search at `level` from a root with `moves`: below full strength each
+    /// move gets a bonus drawn uniformly from 0 to the level's margin, kept for the
+    /// whole search.
+    pub(super) fn begin(&mut self, level: Level, moves: &[M]) {
+        self.bonuses.clear();
+        let margin = level.margin();
+        self.margin = margin;
+        if margin == 0 {
+            return;
         }
         let rng = self.rng.get_or_insert_with(entropy_rng);
-        choose(&self.completed, self.margin, rng)
+        self.bonuses
+            .extend(moves.iter().map(|&mv| (mv, rng.random_range(0..=margin))));
+    }
+
+    /// The margin of the running search (0 at full strength).
+    pub(super) fn margin(&self) -> i32 {
+        self.margin
+    }
+
+    /// Whether the running search is below full strength.
+    pub(super) fn is_weakened(&self) -> bool {
+        !self.bonuses.is_empty()
+    }
+
+    /// The bonus of root move `mv` (0 at full strength).
+    pub(super) fn bonus(&self, mv: M) -> i32 {
+        self.bonuses
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .map_or(0, |&(_, bonus)| bonus)
     }
 }
 
-impl<M: Copy> Default for LevelState<M> {
+impl<M: Copy + PartialEq> Default for LevelState<M> {
     fn default() -> Self {
         Self::new()
     }
@@ -163,29 +163,6 @@ fn entropy_rng() -> SmallRng {
             SmallRng::seed_from_u64(nanos ^ u64::from(std::process::id()))
         }
     }
-}
-
-/// Draws a move among those scoring at most `margin` below the best, each with a
-/// weight that falls linearly from `margin + 1` (the best) to 1 (at the margin).
-pub fn choose<M: Copy>(scores: &[(M, i32)], margin: i32, rng: &mut SmallRng) -> Option<(M, i32)> {
-    let best = scores.iter().map(|&(_, score)| score).max()?;
-    let weight = |score: i32| -> u64 {
-        let gap = i64::from(best) - i64::from(score);
-        (i64::from(margin) - gap + 1).max(0) as u64
-    };
-    let total: u64 = scores.iter().map(|&(_, score)| weight(score)).sum();
-    if total == 0 {
-        return None;
-    }
-    let mut pick = rng.random_range(0..total);
-    for &(mv, score) in scores {
-        let w = weight(score);
-        if pick < w {
-            return Some((mv, score));
-        }
-        pick -= w;
-    }
-    None
 }
 
 #[cfg(test)]
@@ -211,36 +188,33 @@ mod tests {
     }
 
     #[test]
-    fn choices_stay_within_the_margin_and_favour_the_best() {
-        let scores = [(0, 100), (1, 60), (2, 0), (3, -29_000)];
-        let mut rng = SmallRng::seed_from_u64(7);
-        let mut counts = [0; 4];
-        for _ in 0..2_000 {
-            let (mv, score) = choose(&scores, 50, &mut rng).unwrap();
-            assert_eq!(scores[mv].1, score);
-            counts[mv] += 1;
-        }
-        // Weights 51 and 11: the best is chosen about 82% of the time.
-        assert_eq!(counts[2] + counts[3], 0);
-        assert!(counts[0] > 1_500 && counts[1] > 250, "{counts:?}");
-        // An unlimited margin takes in everything, nearly uniformly.
-        let mut counts = [0; 4];
-        for _ in 0..4_000 {
-            counts[choose(&scores, UNLIMITED, &mut rng).unwrap().0] += 1;
-        }
-        assert!(counts.iter().all(|&c| c > 800), "{counts:?}");
-        assert_eq!(choose::<u8>(&[], 10, &mut rng), None);
+    fn bonuses_stay_within_the_margin_and_spread_over_it() {
+        let moves: Vec<u32> = (0..2_000).collect();
+        let mut state = LevelState::new();
+        state.seed(7);
+        state.begin(Level::FULL, &moves);
+        assert!(!state.is_weakened());
+        assert_eq!(state.bonus(5), 0);
+        let level = Level::new(6).unwrap();
+        state.begin(level, &moves);
+        assert!(state.is_weakened());
+        let bonuses: Vec<i32> = moves.iter().map(|&mv| state.bonus(mv)).collect();
+        assert!(bonuses.iter().all(|&b| (0..=level.margin()).contains(&b)));
+        let mean = bonuses.iter().map(|&b| f64::from(b)).sum::<f64>() / bonuses.len() as f64;
+        let half = f64::from(level.margin()) / 2.0;
+        assert!((mean - half).abs() < half / 5.0, "{mean}");
     }
 
     #[test]
-    fn a_seed_repeats_the_choices() {
-        let scores: Vec<(usize, i32)> = (0..20).map(|i| (i, i as i32)).collect();
+    fn a_seed_repeats_the_bonuses() {
+        let moves: Vec<u32> = (0..20).collect();
         let draw = |seed| {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            (0..10)
-                .map(|_| choose(&scores, 30, &mut rng).unwrap().0)
-                .collect::<Vec<_>>()
+            let mut state = LevelState::new();
+            state.seed(seed);
+            state.begin(Level::new(3).unwrap(), &moves);
+            moves.iter().map(|&mv| state.bonus(mv)).collect::<Vec<_>>()
         };
         assert_eq!(draw(3), draw(3));
+        assert_ne!(draw(3), draw(4));
     }
 }

@@ -26,8 +26,8 @@ use crate::rng::Xorshift;
 const EXPLORATION: f64 = 0.7;
 /// Playouts longer than this count as draws (games that could go on for ever).
 const PLAYOUT_CAP: u32 = 1_000;
-/// The clock and the stop flag are read every this many iterations.
-const CHECK_INTERVAL: u64 = 32;
+/// The clock is read every this many iterations (the stop flags at every one).
+const CHECK_INTERVAL: u64 = 8;
 /// Room kept for one expansion: a node's children are added all at once.
 const EXPANSION_ROOM: usize = 1024;
 /// The fewest nodes the tree may hold, whatever the memory setting.
@@ -117,15 +117,17 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Searches `root` within `limits` (`nodes` counts iterations, i.e. playouts;
-    /// `depth` is not used), reporting progress to `report`.
+    /// `depth` is not used), reporting progress to `report`. It ends at once when
+    /// `stop` or `time_up` (the hard limit's watchdog) is raised.
     pub fn search(
         &mut self,
         root: &G,
         limits: SearchLimits,
         stop: Arc<AtomicBool>,
+        time_up: &AtomicBool,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> Outcome<G::Move> {
-        let started = Instant::now();
+        let started = limits.started.unwrap_or_else(Instant::now);
         self.nodes.clear();
         self.iterations = 0;
         self.max_depth = 0;
@@ -145,10 +147,10 @@ impl<G: Game> Mcts<G> {
             if self.nodes[0].proven.is_some() || self.iterations >= node_limit {
                 break;
             }
+            if stop.load(Ordering::Relaxed) || time_up.load(Ordering::Relaxed) {
+                break;
+            }
             if self.iterations.is_multiple_of(CHECK_INTERVAL) {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
                 if deadline.is_some_and(|d| started.elapsed() >= d) {
                     break;
                 }

@@ -15,7 +15,7 @@ pub mod mcts;
 pub mod time;
 pub mod tt;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use alphabeta::Searcher;
 pub use level::Level;
@@ -80,6 +80,9 @@ pub struct SearchLimits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub budget: time::Budget,
+    /// When the clock started: the budget counts from here (the arrival of `go`);
+    /// `None` means the start of the search.
+    pub started: Option<Instant>,
     /// Search until the root value is proven (`go solve`).
     pub solve: bool,
     /// Playing strength; [`Level::FULL`] (the default) is the plain search.

@@ -1,13 +1,23 @@
-//! Time management: from the `go` limits to a soft and a hard time budget.
+//! Time management: from a clock to a soft and a hard time budget, and the watchdog
+//! that makes the hard budget hard.
 //!
-//! The hard budget ends the search wherever it is; the soft budget decides whether
-//! another iteration is worth starting. `MoveOverhead` (the time lost between the
-//! engine and the arena) is taken off both.
+//! - The hard budget ends the search wherever it is. It is enforced by a
+//!   [`Watchdog`] thread that raises a flag at the deadline, which the searchers read at
+//!   every node and every playout: a clock read every N nodes is late where nodes are
+//!   expensive (a Fabrik node orders hundreds of moves), and a search that has lost
+//!   the CPU to a busy machine cannot notice the time itself.
+//! - The soft budget decides whether another iteration is worth starting.
+//! - Budgets count from the moment the command arrived ([`SearchLimits::started`](
+//!   super::SearchLimits::started)), not from when the search thread got going:
+//!   arenas charge the wall time from `go` to `bestmove`.
+//! - `MoveOverhead` (the time lost per move between engine and arena) is kept back for
+//!   this move and for every move to come until the clock is topped up, so a short
+//!   clock spends less per move rather than running out on long games.
 
-use std::time::Duration;
-
-use crate::game::Player;
-use crate::protocol::Limits;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Budgets for one search; `None` means no time limit.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -16,48 +26,125 @@ pub struct Budget {
     pub hard: Option<Duration>,
 }
 
-/// The least time the engine gives itself for a move, whatever the clock says.
-const MIN_THINK_MS: u64 = 1;
-/// Moves assumed left in the game when `movestogo` is not given.
-const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// What the clock says for the side to move, in milliseconds (the protocol's terms,
+/// without its words: the session fills it from `go`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Clock {
+    /// Time left on the mover's clock.
+    pub time: Option<u64>,
+    /// The mover's increment per move.
+    pub inc: Option<u64>,
+    /// Moves until the clock is topped up; `None` (or 0) when not given.
+    pub moves_to_go: Option<u32>,
+    /// A fixed time for this move.
+    pub movetime: Option<u64>,
+}
 
-/// The budget for `side` to move under `limits`.
-pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Budget {
-    if limits.infinite {
-        return Budget::default();
-    }
+/// Moves assumed left in the game when `movestogo` is not given.
+pub const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// A search may run to this many times its soft budget when an iteration needs it.
+const HARD_PER_SOFT: u64 = 3;
+/// And never past this share of the usable clock (1/8 of it).
+const HARD_SHARE: u64 = 8;
+/// With the last moves before the control, the share of the clock kept back anyway.
+const LAST_MOVE_RESERVE: u64 = 20;
+
+/// The budget for one move under `clock`, keeping `overhead_ms` per move for the
+/// time lost between the engine and the arena.
+pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
+    const US: u64 = 1000;
     let mut budget = Budget::default();
-    let (time, inc) = match side {
-        Player::P1 => (limits.p1time, limits.p1inc),
-        Player::P2 => (limits.p2time, limits.p2inc),
-    };
+    // A clock of increments alone (no time left given): each move has its increment.
+    let time = clock.time.or(clock.inc);
     if let Some(time) = time {
-        let inc = inc.unwrap_or(0);
-        let moves_to_go = limits
-            .movestogo
-            .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).clamp(1, 100));
-        // Keep a reserve so that the clock never falls, however short it is.
-        let usable = time.saturating_sub(overhead_ms).saturating_sub(time / 20);
-        let soft = (time / moves_to_go + inc * 3 / 4).min(usable);
-        let hard = if moves_to_go == 1 {
-            usable
+        // Microseconds: at 100 ms a game, a move gets less than one millisecond.
+        let (time, inc, overhead) = (time * US, clock.inc.unwrap_or(0) * US, overhead_ms * US);
+        // `movestogo 0` says nothing: treated as not given.
+        let moves_to_go = clock
+            .moves_to_go
+            .filter(|&m| m > 0)
+            .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).min(100));
+        // What this move may spend before the flag falls: the clock less the overhead
+        // of this move (the increment arrives only after it).
+        let usable = time.saturating_sub(overhead);
+        let (soft, hard) = if moves_to_go == 1 {
+            let hard = usable - usable / LAST_MOVE_RESERVE;
+            (hard, hard)
         } else {
-            (soft * 4).min(usable / 3 + inc / 2).min(usable)
+            // Share what is left among the moves to come, after keeping the overhead of
+            // each of them and of this one. When nothing is left that way (a clock of
+            // a few overheads), a small share of what remains still keeps the total
+            // of every later move below the clock.
+            let pool =
+                (time + inc * (moves_to_go - 1)).saturating_sub(overhead * (moves_to_go + 1));
+            let floor = usable / (4 * moves_to_go);
+            let soft = (pool / moves_to_go).min(usable / 2).max(floor);
+            let hard = (soft * HARD_PER_SOFT).min(usable / HARD_SHARE + inc / 2);
+            // Never past the flag, whatever the increment.
+            let hard = hard.max(2 * floor).max(soft).min(usable);
+            (soft.min(hard), hard)
         };
-        budget.soft = Some(Duration::from_millis(soft.max(MIN_THINK_MS)));
-        budget.hard = Some(Duration::from_millis(hard.max(MIN_THINK_MS)));
+        budget.soft = Some(Duration::from_micros(soft));
+        budget.hard = Some(Duration::from_micros(hard));
     }
-    if let Some(movetime) = limits.movetime {
+    if let Some(movetime) = clock.movetime {
         // The overhead never takes more than half of a fixed move time.
-        let hard = movetime
-            .saturating_sub(overhead_ms)
-            .max(movetime / 2)
-            .max(MIN_THINK_MS);
+        let hard = movetime.saturating_sub(overhead_ms).max(movetime / 2);
         let hard = Duration::from_millis(hard);
         budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         budget.soft = Some(budget.soft.map_or(hard, |s| s.min(hard)));
     }
     budget
+}
+
+/// Raises `flag` at `deadline` unless dropped first. One short-lived thread per timed
+/// search: it sleeps, so it costs nothing while the search runs, and it is woken to
+/// end early when the search ends first.
+pub struct Watchdog {
+    done: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Starts the watchdog. If no thread can be started it returns `None`, and the
+    /// searchers' own clock reads are the only guard.
+    pub fn start(deadline: Instant, flag: Arc<AtomicBool>) -> Option<Watchdog> {
+        let done = Arc::new(AtomicBool::new(false));
+        let done_in_thread = Arc::clone(&done);
+        let handle = std::thread::Builder::new()
+            .name("watchdog".to_string())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                loop {
+                    if done_in_thread.load(Ordering::Acquire) {
+                        return;
+                    }
+                    let now = Instant::now();
+                    if now >= deadline {
+                        flag.store(true, Ordering::Release);
+                        return;
+                    }
+                    std::thread::park_timeout(deadline - now);
+                }
+            })
+            .map_err(|error| log::warn!("no watchdog thread ({error})"))
+            .ok()?;
+        Some(Watchdog {
+            done,
+            handle: Some(handle),
+        })
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Release);
+        if let Some(handle) = self.handle.take() {
+            handle.thread().unpark();
+            // Not joined: the thread ends on its own at once, and waiting for it to be
+            // scheduled on a busy machine would only delay the bestmove.
+        }
+    }
 }
 
 #[cfg(test)]
@@ -68,51 +155,103 @@ mod tests {
         Some(Duration::from_millis(value))
     }
 
+    fn us(value: u64) -> Option<Duration> {
+        Some(Duration::from_micros(value))
+    }
+
+    fn clock(time: u64, inc: u64) -> Clock {
+        Clock {
+            time: Some(time),
+            inc: Some(inc),
+            ..Clock::default()
+        }
+    }
+
     #[test]
-    fn uses_the_clock_of_the_side_to_move() {
-        let limits = Limits {
-            p1time: Some(600_000),
-            p2time: Some(1_000),
-            p1inc: Some(0),
-            p2inc: Some(0),
-            ..Limits::default()
+    fn a_move_takes_about_its_share_of_the_clock() {
+        // 1 s + 10 ms, 25 moves to go, 10 ms overhead: (1000 + 240 - 260) / 25.
+        let b = budget(&clock(1000, 10), 10);
+        assert_eq!(b.soft, us(39_200));
+        assert_eq!(b.hard, us(117_600));
+        // The hard budget never passes an eighth of the clock (plus half the increment).
+        let b = budget(&clock(600_000, 0), 10);
+        assert_eq!(b.soft, us(23_989_600));
+        assert_eq!(b.hard, us(71_968_800));
+    }
+
+    #[test]
+    fn short_clocks_keep_the_overhead_of_every_move_to_come() {
+        // 100 ms + 0 with a 10 ms overhead: nothing to share after 26 overheads, so
+        // a hundredth of the 90 ms left is the soft budget, three times that the hard.
+        let b = budget(&clock(100, 0), 10);
+        assert_eq!((b.soft, b.hard), (us(900), us(2_700)));
+        let b = budget(&clock(100, 0), 1);
+        assert_eq!((b.soft, b.hard), (us(2_960), us(8_880)));
+        // An exhausted clock still gives a budget, and never a negative one.
+        assert_eq!(budget(&clock(0, 0), 10).hard, ms(0));
+    }
+
+    #[test]
+    fn movestogo_zero_means_not_given_and_one_means_the_last_move() {
+        let mut c = clock(1000, 0);
+        c.moves_to_go = Some(0);
+        assert_eq!(budget(&c, 10), budget(&clock(1000, 0), 10));
+        c.moves_to_go = Some(1);
+        let b = budget(&c, 10);
+        assert_eq!((b.soft, b.hard), (us(940_500), us(940_500)));
+        assert!(b.hard.unwrap() < Duration::from_millis(990));
+    }
+
+    #[test]
+    fn increments_alone_give_each_move_its_increment() {
+        let c = Clock {
+            inc: Some(1000),
+            ..Clock::default()
         };
-        let p2 = budget(&limits, Player::P2, 10);
-        assert!(p2.hard.unwrap() <= Duration::from_millis(400));
-        let p1 = budget(&limits, Player::P1, 10);
-        assert!(p1.soft.unwrap() > Duration::from_secs(10));
+        let b = budget(&c, 10);
+        // As a clock of 1 s + 1 s: half the usable second soft, never past the flag.
+        assert_eq!((b.soft, b.hard), (us(495_000), us(623_750)));
+        // A big increment never lets a move run past a nearly empty clock.
+        let b = budget(&clock(20, 5_000), 10);
+        assert!(b.hard.unwrap() <= Duration::from_millis(10), "{b:?}");
     }
 
     #[test]
     fn movetime_is_a_hard_limit_less_overhead() {
-        let limits = Limits {
+        let c = Clock {
             movetime: Some(100),
-            ..Limits::default()
+            ..Clock::default()
         };
-        let b = budget(&limits, Player::P1, 10);
+        let b = budget(&c, 10);
         assert_eq!(b.hard, ms(90));
         assert_eq!(b.soft, ms(90));
-        let b = budget(&limits, Player::P1, 80);
+        let b = budget(&c, 80);
         assert_eq!(b.hard, ms(50));
     }
 
     #[test]
-    fn no_clock_no_limit_and_tiny_clocks_stay_positive() {
-        assert_eq!(
-            budget(&Limits::default(), Player::P1, 10),
-            Budget::default()
+    fn no_clock_no_limit() {
+        assert_eq!(budget(&Clock::default(), 10), Budget::default());
+    }
+
+    #[test]
+    fn the_watchdog_raises_its_flag_at_the_deadline_and_not_after_a_drop() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let started = Instant::now();
+        let dog = Watchdog::start(started + Duration::from_millis(20), Arc::clone(&flag));
+        assert!(dog.is_some());
+        while !flag.load(Ordering::Acquire) {
+            assert!(started.elapsed() < Duration::from_secs(10), "no flag");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(started.elapsed() >= Duration::from_millis(20));
+        let flag = Arc::new(AtomicBool::new(false));
+        let dog = Watchdog::start(
+            Instant::now() + Duration::from_millis(30),
+            Arc::clone(&flag),
         );
-        let limits = Limits {
-            p1time: Some(5),
-            ..Limits::default()
-        };
-        let b = budget(&limits, Player::P1, 10);
-        assert_eq!(b.hard, ms(1));
-        let infinite = Limits {
-            infinite: true,
-            movetime: Some(5),
-            ..Limits::default()
-        };
-        assert_eq!(budget(&infinite, Player::P1, 10), Budget::default());
+        drop(dog);
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(!flag.load(Ordering::Acquire));
     }
 }

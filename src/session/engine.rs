@@ -26,13 +26,16 @@ pub trait Engine: Send {
     fn query(&self, query: &Query) -> Result<String, String>;
     /// The `d` text: diagram, FEN and state.
     fn display(&self) -> String;
-    /// Forgets what earlier searches learnt.
+    /// Forgets what earlier searches learnt (clears the table now, not at the next `go`).
     fn new_game(&mut self);
-    /// Resizes the transposition table.
+    /// Resizes the transposition table, allocating it now.
     fn set_hash(&mut self, mib: usize);
     /// Starts building the game's built-in tables in the background, if it has any
     /// (see [`Game::prepare_tables`]).
     fn prepare_tables(&self);
+    /// Waits until the tables `prepare_tables` started are ready (or off, or failed):
+    /// `isready` answers only then.
+    fn await_tables(&self);
     /// Starts `go` on a worker thread that prints its `info` lines and exactly one
     /// `bestmove` (none for perft) to `out`. Returns the thread, or runs the job on the
     /// calling thread and returns `None` if no thread could be started.
@@ -48,6 +51,8 @@ pub trait Engine: Send {
 /// Engine settings that a `go` needs besides its limits.
 #[derive(Clone, Copy, Debug)]
 pub struct GoSettings {
+    /// When the `go` line arrived: the clock runs from here.
+    pub received: Instant,
     pub move_overhead_ms: u64,
     /// Whether `go` was `go infinite`: the bestmove then waits for `stop`.
     pub infinite: bool,
@@ -63,12 +68,18 @@ pub struct GameEngine<G: Game> {
 }
 
 impl<G: Game> GameEngine<G> {
+    /// The engine at the start position, its transposition table allocated and its
+    /// tables (if the game has any) being built: the preparation that `isready` waits
+    /// for, so that no clocked search pays for it.
     pub fn new(config: G::Config, hash_mib: usize) -> Self {
         let record = Record::new(G::start(&config));
+        let mut searcher = Searcher::new(hash_mib);
+        searcher.prepare();
+        G::prepare_tables();
         GameEngine {
             config,
             record,
-            searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
+            searcher: Arc::new(Mutex::new(searcher)),
         }
     }
 
@@ -219,11 +230,17 @@ impl<G: Game> Engine for GameEngine<G> {
     }
 
     fn set_hash(&mut self, mib: usize) {
-        lock(&self.searcher).set_hash(mib);
+        let mut searcher = lock(&self.searcher);
+        searcher.set_hash(mib);
+        searcher.prepare();
     }
 
     fn prepare_tables(&self) {
         G::prepare_tables();
+    }
+
+    fn await_tables(&self) {
+        G::await_tables(&AtomicBool::new(false));
     }
 
     fn go(
@@ -239,24 +256,30 @@ impl<G: Game> Engine for GameEngine<G> {
             Go::Perft(depth) => run_perft(&record, depth, &stop, &out),
             Go::Search(limits) => {
                 let side = record.state().side_to_move();
+                let budget = if limits.infinite {
+                    time::Budget::default()
+                } else {
+                    time::budget(&clock_of(&limits, side), settings.move_overhead_ms)
+                };
                 let search_limits = SearchLimits {
                     depth: limits.depth,
                     nodes: limits.nodes,
-                    budget: time::budget(&limits, side, settings.move_overhead_ms),
+                    budget,
+                    started: Some(settings.received),
                     solve: false,
                     level: settings.level,
                 };
-                // Without a clock (depth, nodes, infinite), wait for a table being built
-                // in the background, so that the answer does not depend on timing.
-                if search_limits.budget.hard.is_none() {
-                    G::await_tables(&stop);
-                }
+                // A search never runs without a table that is on: a table being built
+                // (only when `go` came without the `isready` that waits for it) is
+                // waited for, on the clock.
+                G::await_tables(&stop);
                 run_search(&record, &searcher, search_limits, settings, &stop, &out);
             }
             Go::Solve => {
                 G::await_tables(&stop);
                 let search_limits = SearchLimits {
                     solve: true,
+                    started: Some(settings.received),
                     ..SearchLimits::default()
                 };
                 run_search(&record, &searcher, search_limits, settings, &stop, &out);
@@ -274,6 +297,27 @@ impl<G: Game> Engine for GameEngine<G> {
                 None
             }
         }
+    }
+}
+
+/// The clock of `side` in the `go` limits, in the time manager's terms.
+fn clock_of(limits: &crate::protocol::Limits, side: Player) -> time::Clock {
+    let (mine, theirs) = match side {
+        Player::P1 => ((limits.p1time, limits.p1inc), (limits.p2time, limits.p2inc)),
+        Player::P2 => ((limits.p2time, limits.p2inc), (limits.p1time, limits.p1inc)),
+    };
+    // A clock given for the other side only is taken as the mover's too: a time
+    // control applies to both, and a search must not run on without one.
+    let (time, inc) = if mine.0.is_none() && mine.1.is_none() {
+        theirs
+    } else {
+        mine
+    };
+    time::Clock {
+        time,
+        inc,
+        moves_to_go: limits.movestogo,
+        movetime: limits.movetime,
     }
 }
 

@@ -4,11 +4,16 @@
 //! - [`Session::handle_line`] carries out one input line; errors become
 //!   `info string error: …` and leave the previous state as it was (except an illegal
 //!   move inside `position`, SPEC §3).
-//! - A search runs on its own thread with an atomic stop flag, so `isready`, `query`,
-//!   `d` and `stop` are answered while it thinks. Any other command first stops the
-//!   running search (whose `bestmove` is then printed), so every `go` gets exactly one.
-//! - [`run`] reads standard input on a reader thread and feeds the session; the end
-//!   of input means `quit`.
+//! - A search (and `bench`) runs on its own thread with an atomic stop flag, so
+//!   `isready`, `query`, `d` and `stop` are answered while it thinks. Any other command
+//!   first lets a task that ends by itself finish, or stops one that never would
+//!   (`go infinite`, a bare `go`), so every `go` gets exactly one `bestmove`.
+//! - `quit` and the end of input let a `go` with limits finish; `quit` stops
+//!   everything else at once (`go perft`, `go solve`, `bench`); see [`Task`].
+//! - Preparation (the transposition table, a game's tables) is done when an option or
+//!   the game is set, and `isready` answers once it is complete.
+//! - [`run`] reads standard input on a reader thread that stamps every line with its
+//!   arrival time (a `go`'s clock runs from there) and feeds the session.
 
 pub mod engine;
 pub mod output;
@@ -19,6 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 pub use engine::{BuildEngine, Engine, GoSettings};
 pub use output::Output;
@@ -49,12 +55,27 @@ pub enum Flow {
     Quit,
 }
 
+/// What a running task is, for the commands that arrive while it runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Task {
+    /// A `go` with a depth, node or time limit: it ends by itself, and every command
+    /// (`quit` and the end of input included) lets it finish.
+    Bounded,
+    /// `go perft`, `go solve`, `bench`: they end by themselves, and other commands and
+    /// the end of input wait for them, but `quit` stops them at once.
+    Finite,
+    /// `go infinite` or a bare `go`: never ends by itself; every command stops it.
+    Unbounded,
+}
+
 struct RunningSearch {
     stop: Arc<AtomicBool>,
-    /// `go infinite` ends only on `stop`; other searches end by themselves.
-    infinite: bool,
+    task: Task,
     handle: Option<JoinHandle<()>>,
 }
+
+/// The bench depths accepted, as on the command line.
+pub const BENCH_DEPTHS: std::ops::RangeInclusive<u32> = 1..=64;
 
 /// One protocol session.
 pub struct Session {
@@ -122,8 +143,14 @@ impl Session {
         self.engine.game_name()
     }
 
-    /// Carries out one input line.
+    /// Carries out one input line that arrived now.
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.handle_line_at(line, Instant::now())
+    }
+
+    /// Carries out one input line that arrived at `received` (a `go`'s clock starts
+    /// then, not when the session gets to it).
+    pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Flow {
         log::debug!("< {line}");
         let command = match parse_command(line) {
             Ok(Some(command)) => command,
@@ -136,14 +163,15 @@ impl Session {
         self.reap_finished_search();
         match command {
             Command::IsReady => {
-                // Tables (the Neutreeko tablebase) build in the background from the
-                // first `isready` on, never earlier (UGI rule).
-                self.engine.prepare_tables();
+                // Ready means prepared: a game's tables (the Neutreeko tablebase),
+                // started when the game or the option was set, are awaited here. The
+                // transposition table was allocated then too.
+                self.engine.await_tables();
                 self.out.send(Response::ReadyOk);
             }
             Command::Stop => self.stop_search(),
             Command::Quit => {
-                self.stop_search();
+                self.quit();
                 return Flow::Quit;
             }
             Command::Query(query) => self.reply(self.engine.query(&query).map(Response::Answer)),
@@ -153,7 +181,7 @@ impl Session {
                 // search with limits is let finish (so piped scripts run every `go` in
                 // full); `go infinite` is stopped.
                 self.finish_search();
-                self.execute(other);
+                self.execute(other, received);
             }
         }
         Flow::Continue
@@ -169,11 +197,21 @@ impl Session {
         }
     }
 
-    /// Lets a search with limits end by itself; stops `go infinite`.
+    /// Lets a task that ends by itself finish; stops one that never would.
     pub fn finish_search(&mut self) {
-        match &self.search {
-            Some(search) if search.infinite => self.stop_search(),
-            Some(_) => self.wait_for_search(),
+        match self.search.as_ref().map(|search| search.task) {
+            Some(Task::Unbounded) => self.stop_search(),
+            Some(Task::Bounded | Task::Finite) => self.wait_for_search(),
+            None => {}
+        }
+    }
+
+    /// What `quit` does before the session ends: a `go` with limits has its say (so
+    /// that a piped script's last `go` runs in full); anything else is stopped.
+    pub fn quit(&mut self) {
+        match self.search.as_ref().map(|search| search.task) {
+            Some(Task::Bounded) => self.wait_for_search(),
+            Some(_) => self.stop_search(),
             None => {}
         }
     }
@@ -204,7 +242,7 @@ impl Session {
         }
     }
 
-    fn execute(&mut self, command: Command) {
+    fn execute(&mut self, command: Command, received: Instant) {
         match command {
             Command::Ugi => self.handshake(Response::UgiOk),
             Command::Uci => self.handshake(Response::UciOk),
@@ -226,17 +264,17 @@ impl Session {
                     self.out.send(Response::Error(error));
                 }
             }
-            Command::Go(go) => {
-                self.engine.prepare_tables();
-                self.go(go);
-            }
+            Command::Go(go) => self.go(go, received),
             Command::Bench { depth } => {
-                // The bench signature must not depend on whether a table is built yet.
-                let tablebase = games::neutreeko::tablebase::enabled();
-                games::neutreeko::tablebase::set_enabled(false);
-                let report = crate::bench::run(depth, &|line| self.out.send(line));
-                games::neutreeko::tablebase::set_enabled(tablebase);
-                self.out.send(Response::Text(report.summary()));
+                if let Some(depth) = depth.filter(|d| !BENCH_DEPTHS.contains(d)) {
+                    self.out.send(Response::Error(format!(
+                        "bench: depth {depth} is outside {}..{}",
+                        BENCH_DEPTHS.start(),
+                        BENCH_DEPTHS.end()
+                    )));
+                    return;
+                }
+                self.bench(depth);
             }
             Command::IsReady
             | Command::Stop
@@ -246,10 +284,16 @@ impl Session {
         }
     }
 
-    fn go(&mut self, go: Go) {
+    fn go(&mut self, go: Go, received: Instant) {
         let infinite = matches!(&go, Go::Search(limits) if limits.infinite);
+        let task = match &go {
+            Go::Search(limits) if infinite || !limits.has_limit() => Task::Unbounded,
+            Go::Search(_) => Task::Bounded,
+            Go::Perft(_) | Go::Solve => Task::Finite,
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let settings = GoSettings {
+            received,
             move_overhead_ms: self.move_overhead_ms,
             infinite,
             level: self.level,
@@ -257,9 +301,41 @@ impl Session {
         let handle = self
             .engine
             .go(go, settings, Arc::clone(&stop), self.out.clone());
+        self.search = Some(RunningSearch { stop, task, handle });
+    }
+
+    /// `bench` on the worker thread, like a search: `isready` is answered meanwhile,
+    /// `stop` and `quit` end it (without the summary line, which would be no signature).
+    fn bench(&mut self, depth: Option<u32>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = self.out.clone();
+        let flag = Arc::clone(&stop);
+        let job = move || {
+            // The bench signature must not depend on whether a table is built yet.
+            let tablebase = games::neutreeko::tablebase::enabled();
+            games::neutreeko::tablebase::set_enabled(false);
+            let report = crate::bench::run_until(depth, &flag, &|line| out.send(line));
+            games::neutreeko::tablebase::set_enabled(tablebase);
+            match report {
+                Some(report) => out.send(Response::Text(report.summary())),
+                None => out.send(Response::InfoString("bench stopped".to_string())),
+            }
+        };
+        let handle = match std::thread::Builder::new()
+            .name("bench".to_string())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(job.clone())
+        {
+            Ok(handle) => Some(handle),
+            Err(error) => {
+                log::warn!("could not start a bench thread ({error}); running it inline");
+                job();
+                None
+            }
+        };
         self.search = Some(RunningSearch {
             stop,
-            infinite,
+            task: Task::Finite,
             handle,
         });
     }
@@ -375,6 +451,7 @@ impl Session {
                     .parse_value(value_text)
                     .map_err(|why| format!("bad value for Tablebase: {why}"))?;
                 games::neutreeko::tablebase::set_enabled(on != 0);
+                self.engine.prepare_tables();
                 return Ok(());
             }
             _ => {}
@@ -477,7 +554,8 @@ impl Drop for Session {
 
 /// One line of input as the reader thread sends it.
 enum Input {
-    Line(String),
+    /// A line and when it arrived.
+    Line(String, Instant),
     /// A line that could not be read as text; the message says why.
     Bad(String),
 }
@@ -492,14 +570,13 @@ pub fn run(game: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot start the input thread: {e}"))?;
     for input in receiver {
         let flow = match input {
-            Input::Line(line) => session.handle_line(&line),
+            Input::Line(line, received) => session.handle_line_at(&line, received),
             Input::Bad(why) => {
                 session.out.send(Response::Error(why));
                 Flow::Continue
             }
         };
         if flow == Flow::Quit {
-            session.stop_search();
             return Ok(());
         }
     }
@@ -543,6 +620,7 @@ fn read_lines(sender: mpsc::Sender<Input>) {
                 break;
             }
         }
+        let received = Instant::now();
         let input = if too_long {
             Input::Bad(format!(
                 "line longer than {MAX_LINE_BYTES} bytes ignored (it began '{}')",
@@ -550,7 +628,7 @@ fn read_lines(sender: mpsc::Sender<Input>) {
             ))
         } else {
             match String::from_utf8(line) {
-                Ok(text) => Input::Line(text),
+                Ok(text) => Input::Line(text, received),
                 Err(error) => Input::Bad(format!(
                     "line is not valid UTF-8 (byte {} is bad): '{}'",
                     error.utf8_error().valid_up_to(),
