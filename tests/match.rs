@@ -636,3 +636,36 @@ fn every_move_is_timed_from_go_to_bestmove() {
     assert!(run.stdout.contains("Time per move"), "{}", run.stdout);
     assert!(run.stdout.contains("  good: median "), "{}", run.stdout);
 }
+
+#[test]
+fn a_rejected_engine_option_stops_the_match_before_any_game() {
+    for (option, said) in [
+        ("option.Hash=0", "Hash=0"),
+        ("option.NoSuchOption=1", "NoSuchOption=1"),
+    ] {
+        let spec = format!("name=picky self {option}");
+        let out = temp("rejected.jsonl");
+        let output = Command::new(ENGINE)
+            .args([
+                "match", "--engine", &spec, "--engine", "self", "--depth", "1",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
+        // The engine, the option and the engine's own words.
+        assert!(
+            stderr.contains("engine 'picky' rejected option ")
+                && stderr.contains(said)
+                && stderr.contains("info string error: "),
+            "{option}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "no summary");
+        // No game was played.
+        let games = std::fs::read_to_string(&out).unwrap_or_default();
+        std::fs::remove_file(&out).ok();
+        assert!(games.is_empty(), "{games}");
+    }
+}

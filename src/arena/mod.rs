@@ -825,8 +825,10 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     // wrong path or a program that is no engine is the user's error, not a game loss.
     for (index, spec) in config.engines.iter().enumerate() {
         let mut slot = EngineSlot::new(index, spec.clone());
-        slot.ensure_started(&settings)
-            .map_err(|e| format!("engine '{}' does not start: {e}", spec.name))?;
+        slot.ensure_started(&settings).map_err(|e| match e {
+            referee::StartError::Rejected { .. } => format!("engine '{}' {e}", spec.name),
+            referee::StartError::Failed(_) => format!("engine '{}' does not start: {e}", spec.name),
+        })?;
         slot.quit();
     }
 

@@ -32,6 +32,53 @@ use crate::game::{Game, MoveError, Outcome, Player, Record};
 /// whatever `--timeout` says: a loaded machine can take seconds to start a process.
 pub const MIN_SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Why an engine could not be made ready.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// It answered a `setoption` with `info string error: …` (`error`, the whole line).
+    Rejected {
+        option: String,
+        value: String,
+        error: String,
+    },
+    /// It did not start, or did not complete the handshake.
+    Failed(String),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Rejected {
+                option,
+                value,
+                error,
+            } => write!(f, "rejected option {option}={value}: '{error}'"),
+            StartError::Failed(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl From<String> for StartError {
+    fn from(why: String) -> StartError {
+        StartError::Failed(why)
+    }
+}
+
+/// Sends `isready` and waits for `readyok`: the `info string error` lines read meanwhile.
+fn ready(process: &mut EngineProcess, deadline: Instant) -> Result<Vec<String>, String> {
+    process.send("isready").map_err(|e| e.to_string())?;
+    let mut errors = Vec::new();
+    process
+        .wait_for("readyok", deadline, |line| {
+            if line.starts_with("info string error") {
+                errors.push(line.trim().to_string());
+            }
+            line.trim() == "readyok"
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(errors)
+}
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reason {
@@ -114,7 +161,7 @@ impl EngineSlot {
     }
 
     /// Starts the engine if it is not running: handshake, options, `isready`.
-    pub fn ensure_started(&mut self, settings: &RefereeSettings) -> Result<(), String> {
+    pub fn ensure_started(&mut self, settings: &RefereeSettings) -> Result<(), StartError> {
         if let Some(process) = self.process.as_mut() {
             if !process.is_dead() {
                 return Ok(());
@@ -143,26 +190,35 @@ impl EngineSlot {
                 words.first() == Some(&"ugiok")
             })
             .map_err(|e| e.to_string())?;
-        let mut commands = Vec::new();
+        let mut options = Vec::new();
         if has_game_option {
-            commands.push(format!("setoption name Game value {}", settings.game));
+            options.push(("Game".to_string(), settings.game.to_string()));
         }
-        for (name, value) in settings.game_options.iter().chain(&self.spec.options) {
-            commands.push(format!("setoption name {name} value {value}"));
+        options.extend(settings.game_options.iter().cloned());
+        options.extend(self.spec.options.iter().cloned());
+        // Each option is followed by `isready`, so that an error the engine prints
+        // (`info string error: …`, SPEC §3) is told apart by the option it rejected.
+        for (name, value) in &options {
+            process
+                .send(&format!("setoption name {name} value {value}"))
+                .map_err(|e| e.to_string())?;
+            let errors = ready(&mut process, deadline)?;
+            if let Some(error) = errors.into_iter().next() {
+                return Err(StartError::Rejected {
+                    option: name.clone(),
+                    value: value.clone(),
+                    error,
+                });
+            }
         }
-        for command in &commands {
-            process.send(command).map_err(|e| e.to_string())?;
+        if options.is_empty() {
+            let errors = ready(&mut process, deadline)?;
+            if let Some(error) = errors.first() {
+                return Err(StartError::Failed(format!(
+                    "it reported an error at start-up: '{error}'"
+                )));
+            }
         }
-        process.send("isready").map_err(|e| e.to_string())?;
-        let name = self.spec.name.clone();
-        process
-            .wait_for("readyok", deadline, |line| {
-                if line.starts_with("info string error") {
-                    log::warn!("engine {name} at setup: {line}");
-                }
-                line.trim() == "readyok"
-            })
-            .map_err(|e| e.to_string())?;
         self.process = Some(process);
         Ok(())
     }
@@ -305,6 +361,7 @@ pub fn play_game<G: Game>(
         let seat = &mut *seats[player.index()];
         let ready = seat
             .ensure_started(settings)
+            .map_err(|e| e.to_string())
             .and_then(|()| new_game(seat, settings));
         if let Err(why) = ready {
             seat.kill();
