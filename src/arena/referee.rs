@@ -604,7 +604,7 @@ fn request_move(
                             flag_at,
                             allowance(clock, limits.movetime, settings.grace),
                             match answer {
-                                Some(_) => format!("; it answered 'stop' after {used} ms"),
+                                Some(_) => format!("; its bestmove came after {used} ms"),
                                 None => "; no answer to stop either".to_string(),
                             }
                         ),
