@@ -281,7 +281,15 @@ fn a_slow_engine_loses_on_time() {
     for g in &run.games {
         assert_eq!(field(g, "winner").as_deref(), Some("good"), "{g}");
         assert_eq!(field(g, "reason").as_deref(), Some("time"), "{g}");
-        assert!(field(g, "detail").unwrap_or_default().contains("ms grace"));
+        assert!(
+            field(g, "detail")
+                .unwrap_or_default()
+                .contains("0 ms grace")
+        );
+        // The late answer is timed too: one time more than the moves.
+        let list = &g[g.find("\"moves\":[").unwrap()..];
+        let moves = list[..list.find(']').unwrap()].matches('"').count() / 2 - 1;
+        assert_eq!(numbers(g, "move_ms").len(), moves + 1, "{g}");
     }
 }
 
@@ -420,6 +428,8 @@ fn the_json_lines_are_valid_json() {
              \x20   g = json.loads(line)\n\
              \x20   assert g['reason'] == 'garbage' and g['winner'] == 'tabuleiro', g\n\
              \x20   assert isinstance(g['moves'], list) and g['moves'][-1] == 'xyzzy!', g\n\
+             \x20   assert len(g['move_ms']) == len(g['moves']), g\n\
+             \x20   assert all(isinstance(t, int) and t >= 0 for t in g['move_ms']), g\n\
              print('ok')",
         )
         .arg(&file)
@@ -559,5 +569,103 @@ fn a_hanging_engine_with_a_clock_loses_on_time_and_the_match_goes_on() {
         assert_eq!(field(g, "reason").as_deref(), Some("time"), "{g}");
         let detail = field(g, "detail").unwrap_or_default();
         assert!(detail.contains("no answer to stop either"), "{g}");
+    }
+}
+
+/// The numbers of `"key":[1,2,…]` in a JSON line (our own writer's layout).
+fn numbers(line: &str, key: &str) -> Vec<u64> {
+    let start = line.find(&format!("\"{key}\":[")).expect("the field") + key.len() + 4;
+    let rest = &line[start..];
+    let list = &rest[..rest.find(']').expect("a closed list")];
+    list.split(',')
+        .filter(|n| !n.is_empty())
+        .map(|n| n.parse().expect("a number"))
+        .collect()
+}
+
+#[test]
+fn every_move_is_timed_from_go_to_bestmove() {
+    // `slow` sleeps 100 ms before it passes each `go` on: that is charged to it.
+    let slow = bad_engine("slow", "--delay 100");
+    let run = run_match(
+        &[
+            "--engine",
+            &slow,
+            "--engine",
+            "name=good self",
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--max-plies",
+            "12",
+        ],
+        "times",
+        Duration::from_secs(60),
+    );
+    assert!(run.success, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.games.len(), 2);
+    for g in &run.games {
+        assert_eq!(field(g, "reason").as_deref(), Some("max plies"), "{g}");
+        let list = &g[g.find("\"moves\":[").unwrap()..];
+        let moves = list[..list.find(']').unwrap()].matches('"').count() / 2 - 1;
+        let times = numbers(g, "move_ms");
+        // One time per move; the moves alternate, p1 first.
+        assert!(moves == 12 && times.len() == moves, "{g}");
+        let slow_first = field(g, "p1").as_deref() == Some("bad");
+        for (ply, ms) in times.iter().enumerate() {
+            let by_slow = (ply % 2 == 0) == slow_first;
+            if by_slow {
+                assert!(*ms >= 100, "ply {ply}: {ms} ms: {g}");
+            }
+        }
+    }
+    // Per engine in the summary: median and max, and the number of moves.
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("  bad: median "))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    let median: u64 = line["  bad: median ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(median >= 100, "{line}");
+    assert!(line.ends_with(" ms, 12 moves"), "{line}");
+    assert!(run.stdout.contains("Time per move"), "{}", run.stdout);
+    assert!(run.stdout.contains("  good: median "), "{}", run.stdout);
+}
+
+#[test]
+fn a_rejected_engine_option_stops_the_match_before_any_game() {
+    for (option, said) in [
+        ("option.Hash=0", "Hash=0"),
+        ("option.NoSuchOption=1", "NoSuchOption=1"),
+    ] {
+        let spec = format!("name=picky self {option}");
+        let out = temp("rejected.jsonl");
+        let output = Command::new(ENGINE)
+            .args([
+                "match", "--engine", &spec, "--engine", "self", "--depth", "1",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
+        // The engine, the option and the engine's own words.
+        assert!(
+            stderr.contains("engine 'picky' rejected option ")
+                && stderr.contains(said)
+                && stderr.contains("info string error: "),
+            "{option}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "no summary");
+        // No game was played.
+        let games = std::fs::read_to_string(&out).unwrap_or_default();
+        std::fs::remove_file(&out).ok();
+        assert!(games.is_empty(), "{games}");
     }
 }

@@ -30,7 +30,7 @@ use crate::games::{self, GameVisitor};
 use openings::Opening;
 use referee::{EngineSlot, GameReport, Reason, RefereeSettings};
 use sprt::{Decision, Sprt};
-use stats::{PairGame, Score, Tally};
+use stats::{MoveTimes, PairGame, Score, Tally};
 
 /// The usage text of `tabuleiro match`.
 pub const USAGE: &str = "\
@@ -64,7 +64,9 @@ Limits (for every engine; combine freely, the first reached ends a search):
   --movetime MS   fixed time per move
   --depth N       --nodes N
   --grace MS      an answer this late past the clock or movetime still counts
-                  (default 50); later loses on time
+                  (default 0: as in cutegames, a move is charged its wall time
+                  from 'go' to 'bestmove' in whole ms, and loses on time when it
+                  leaves 0 ms or less on the clock, or exceeds the movetime)
   --timeout MS    how long to wait for an engine without a clock or movetime
                   before it loses by timeout and is restarted (default 30000);
                   after a flag fall, how long to wait for its answer to 'stop'
@@ -375,7 +377,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         games: 10,
         concurrency: 1,
         timeout: Duration::from_millis(30_000),
-        grace: Duration::from_millis(50),
+        grace: Duration::ZERO,
         max_plies: 1000,
         sprt: None,
         out: None,
@@ -561,6 +563,8 @@ pub struct MatchSummary {
     pub games_planned: u32,
     pub seed: Option<u64>,
     pub elapsed: Duration,
+    /// Per engine, the time of its moves (as the referee charged them).
+    pub move_times: Vec<MoveTimes>,
 }
 
 impl MatchSummary {
@@ -673,6 +677,13 @@ impl MatchSummary {
                     ),
                 );
             }
+        }
+        line(
+            &mut out,
+            "Time per move (wall time from go to bestmove):".into(),
+        );
+        for (name, times) in self.engine_names.iter().zip(&self.move_times) {
+            line(&mut out, format!("  {name}: {}", times.describe()));
         }
         if self.engine_names.len() > 2 {
             line(&mut out, "Standings (points per scored unit):".into());
@@ -814,8 +825,10 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     // wrong path or a program that is no engine is the user's error, not a game loss.
     for (index, spec) in config.engines.iter().enumerate() {
         let mut slot = EngineSlot::new(index, spec.clone());
-        slot.ensure_started(&settings)
-            .map_err(|e| format!("engine '{}' does not start: {e}", spec.name))?;
+        slot.ensure_started(&settings).map_err(|e| match e {
+            referee::StartError::Rejected { .. } => format!("engine '{}' {e}", spec.name),
+            referee::StartError::Failed(_) => format!("engine '{}' does not start: {e}", spec.name),
+        })?;
         slot.quit();
     }
 
@@ -862,6 +875,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     let engines = &config.engines;
     let workers = config.concurrency.min(jobs.len()).max(1);
     let mut first_legs: HashMap<usize, GameReport> = HashMap::new();
+    let mut move_times = vec![MoveTimes::default(); n];
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel::<Done>();
         for worker in 0..workers {
@@ -922,6 +936,9 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             let job = &jobs[done.job];
             let stats = &mut pairings[job.pairing];
             stats.add_game(&done.report);
+            for time in &done.report.move_times {
+                move_times[done.report.engines[time.player.index()]].add(time.ms);
+            }
             let mut pair_note = None;
             if pair_scored {
                 if let Some(other) = first_legs.remove(&done.job) {
@@ -995,6 +1012,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             _ => None,
         },
         elapsed: began.elapsed(),
+        move_times,
     })
 }
 
@@ -1046,7 +1064,18 @@ fn game_json(
         .str("detail", &r.detail)
         .str("final_fen", &r.final_fen)
         .opt_num("trees", r.count)
-        .num("ms", r.duration.as_millis());
+        .num("ms", r.duration.as_millis())
+        .raw(
+            "move_ms",
+            format!(
+                "[{}]",
+                r.move_times
+                    .iter()
+                    .map(|t| t.ms.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        );
     if let Some((result, a, b)) = pair {
         let pair_winner = match result.score {
             Score::Win => Some(names[a].as_str()),
@@ -1178,6 +1207,10 @@ mod tests {
         assert_ne!(config.engines[0].name, config.engines[1].name);
         assert_eq!(config.games, 4);
         assert_eq!(config.openings, OpeningSource::Random { plies: 2, seed: 9 });
+        // No grace unless asked for, as in cutegames.
+        assert_eq!(config.grace, Duration::ZERO);
+        let graced = parse_args(&args("--engine self --engine self --tc 100 --grace 20")).unwrap();
+        assert_eq!(graced.grace, Duration::from_millis(20));
         assert!(parse_args(&args("--engine self --depth 1")).is_err());
         assert!(parse_args(&args("--engine self --engine self")).is_err());
         assert!(parse_args(&args("--engine self --engine self --depth x")).is_err());

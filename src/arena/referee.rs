@@ -10,8 +10,8 @@
 //! - `illegal`: a well-formed move that is not legal here (also `0000` while the game
 //!   goes on); `garbage`: not a move in the game's notation; `malformed`: a `bestmove`
 //!   line without a move or with extra tokens;
-//! - `time`: its clock fell (it answered later than its time left plus the grace
-//!   margin), or it exceeded a fixed `movetime` by more than the grace margin;
+//! - `time`: its clock fell, or it exceeded a fixed `movetime` (see [`request_move`]
+//!   for the exact rule, which is cutegames' with an optional grace margin);
 //! - `timeout`: no answer within the per-move timeout (beyond movetime, if any) when
 //!   it has no clock; `crash`: its output ended or its input closed.
 //!
@@ -31,6 +31,53 @@ use crate::game::{Game, MoveError, Outcome, Player, Record};
 /// The least time given to an engine to start up (`ugiok`) and answer `isready`,
 /// whatever `--timeout` says: a loaded machine can take seconds to start a process.
 pub const MIN_SETUP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why an engine could not be made ready.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// It answered a `setoption` with `info string error: …` (`error`, the whole line).
+    Rejected {
+        option: String,
+        value: String,
+        error: String,
+    },
+    /// It did not start, or did not complete the handshake.
+    Failed(String),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Rejected {
+                option,
+                value,
+                error,
+            } => write!(f, "rejected option {option}={value}: '{error}'"),
+            StartError::Failed(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl From<String> for StartError {
+    fn from(why: String) -> StartError {
+        StartError::Failed(why)
+    }
+}
+
+/// Sends `isready` and waits for `readyok`: the `info string error` lines read meanwhile.
+fn ready(process: &mut EngineProcess, deadline: Instant) -> Result<Vec<String>, String> {
+    process.send("isready").map_err(|e| e.to_string())?;
+    let mut errors = Vec::new();
+    process
+        .wait_for("readyok", deadline, |line| {
+            if line.starts_with("info string error") {
+                errors.push(line.trim().to_string());
+            }
+            line.trim() == "readyok"
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(errors)
+}
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,7 +161,7 @@ impl EngineSlot {
     }
 
     /// Starts the engine if it is not running: handshake, options, `isready`.
-    pub fn ensure_started(&mut self, settings: &RefereeSettings) -> Result<(), String> {
+    pub fn ensure_started(&mut self, settings: &RefereeSettings) -> Result<(), StartError> {
         if let Some(process) = self.process.as_mut() {
             if !process.is_dead() {
                 return Ok(());
@@ -143,26 +190,35 @@ impl EngineSlot {
                 words.first() == Some(&"ugiok")
             })
             .map_err(|e| e.to_string())?;
-        let mut commands = Vec::new();
+        let mut options = Vec::new();
         if has_game_option {
-            commands.push(format!("setoption name Game value {}", settings.game));
+            options.push(("Game".to_string(), settings.game.to_string()));
         }
-        for (name, value) in settings.game_options.iter().chain(&self.spec.options) {
-            commands.push(format!("setoption name {name} value {value}"));
+        options.extend(settings.game_options.iter().cloned());
+        options.extend(self.spec.options.iter().cloned());
+        // Each option is followed by `isready`, so that an error the engine prints
+        // (`info string error: …`, SPEC §3) is told apart by the option it rejected.
+        for (name, value) in &options {
+            process
+                .send(&format!("setoption name {name} value {value}"))
+                .map_err(|e| e.to_string())?;
+            let errors = ready(&mut process, deadline)?;
+            if let Some(error) = errors.into_iter().next() {
+                return Err(StartError::Rejected {
+                    option: name.clone(),
+                    value: value.clone(),
+                    error,
+                });
+            }
         }
-        for command in &commands {
-            process.send(command).map_err(|e| e.to_string())?;
+        if options.is_empty() {
+            let errors = ready(&mut process, deadline)?;
+            if let Some(error) = errors.first() {
+                return Err(StartError::Failed(format!(
+                    "it reported an error at start-up: '{error}'"
+                )));
+            }
         }
-        process.send("isready").map_err(|e| e.to_string())?;
-        let name = self.spec.name.clone();
-        process
-            .wait_for("readyok", deadline, |line| {
-                if line.starts_with("info string error") {
-                    log::warn!("engine {name} at setup: {line}");
-                }
-                line.trim() == "readyok"
-            })
-            .map_err(|e| e.to_string())?;
         self.process = Some(process);
         Ok(())
     }
@@ -200,13 +256,28 @@ pub struct GameReport {
     /// The game's `query("trees")` answer at the end, for pair scoring.
     pub count: Option<u32>,
     pub duration: Duration,
+    /// The time charged for each answer to `go`, in order: one for each entry of
+    /// `moves`, plus one for a last answer that lost the game without being a move
+    /// (late, or malformed).
+    pub move_times: Vec<MoveTime>,
 }
 
-/// A seat's clock.
+/// The time one move took, as the referee charged it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTime {
+    /// Who moved.
+    pub player: Player,
+    /// Wall time from writing `go` to reading `bestmove`, truncated to whole ms (for a
+    /// flag fall: to the late `bestmove`, or to when the referee gave up on it).
+    pub ms: u64,
+}
+
+/// A seat's clock, in whole ms as cutegames keeps it: every move is charged its
+/// wall time truncated to whole ms.
 #[derive(Clone, Copy, Debug)]
 struct Clock {
-    left: Duration,
-    inc: Duration,
+    left_ms: u64,
+    inc_ms: u64,
 }
 
 /// The `go` line for the side to move.
@@ -214,12 +285,12 @@ fn go_line(limits: &Limits, clocks: &[Option<Clock>; 2]) -> String {
     let mut line = String::from("go");
     for (index, clock) in clocks.iter().enumerate() {
         if let Some(clock) = clock {
-            line.push_str(&format!(" p{}time {}", index + 1, clock.left.as_millis()));
+            line.push_str(&format!(" p{}time {}", index + 1, clock.left_ms));
         }
     }
     for (index, clock) in clocks.iter().enumerate() {
         if let Some(clock) = clock {
-            line.push_str(&format!(" p{}inc {}", index + 1, clock.inc.as_millis()));
+            line.push_str(&format!(" p{}inc {}", index + 1, clock.inc_ms));
         }
     }
     if let Some(ms) = limits.movetime {
@@ -253,7 +324,9 @@ pub fn play_game<G: Game>(
 ) -> Option<GameReport> {
     let began = Instant::now();
     let engines = [seats[0].index, seats[1].index];
+    let mut move_times: Vec<MoveTime> = Vec::new();
     let report = |record: &Record<G>,
+                  move_times: &[MoveTime],
                   moves: Vec<String>,
                   outcome: Outcome,
                   reason: Reason,
@@ -272,6 +345,7 @@ pub fn play_game<G: Game>(
             .query("trees")
             .and_then(|t| t.trim().parse().ok()),
         duration: began.elapsed(),
+        move_times: move_times.to_vec(),
     };
     let mut record = match opening.record::<G>(config) {
         Ok(record) => record,
@@ -287,6 +361,7 @@ pub fn play_game<G: Game>(
         let seat = &mut *seats[player.index()];
         let ready = seat
             .ensure_started(settings)
+            .map_err(|e| e.to_string())
             .and_then(|()| new_game(seat, settings));
         if let Err(why) = ready {
             seat.kill();
@@ -298,6 +373,7 @@ pub fn play_game<G: Game>(
             let detail = format!("{} at the start of the game: {why}", seat.spec.name);
             return Some(report(
                 &record,
+                &move_times,
                 Vec::new(),
                 Outcome::Win(player.other()),
                 reason,
@@ -309,8 +385,8 @@ pub fn play_game<G: Game>(
 
     let clock_of = |seat: &EngineSlot| {
         seat.spec.limits.tc.map(|tc| Clock {
-            left: Duration::from_millis(tc.base_ms),
-            inc: Duration::from_millis(tc.inc_ms),
+            left_ms: tc.base_ms,
+            inc_ms: tc.inc_ms,
         })
     };
     let mut clocks = [clock_of(seats[0]), clock_of(seats[1])];
@@ -319,6 +395,7 @@ pub fn play_game<G: Game>(
         if let Some(outcome) = record.outcome() {
             return Some(report(
                 &record,
+                &move_times,
                 moves,
                 outcome,
                 Reason::Rules,
@@ -330,6 +407,7 @@ pub fn play_game<G: Game>(
             let detail = format!("{} plies played", moves.len());
             return Some(report(
                 &record,
+                &move_times,
                 moves,
                 Outcome::Draw,
                 Reason::MaxPlies,
@@ -346,10 +424,15 @@ pub fn play_game<G: Game>(
         let position = opening.position_command(&moves);
         let go = go_line(&limits, &clocks);
         let clock = clocks[side.index()];
-        match request_move(seat, &position, &go, &limits, clock, settings) {
-            Ok((text, used)) => {
-                if let Some(clock) = clocks[side.index()].as_mut() {
-                    clock.left = clock.left.saturating_sub(used) + clock.inc;
+        let (answer, used_ms) = request_move(seat, &position, &go, &limits, clock, settings);
+        if let Some(ms) = used_ms {
+            move_times.push(MoveTime { player: side, ms });
+        }
+        match answer {
+            Ok(text) => {
+                if let (Some(clock), Some(ms)) = (clocks[side.index()].as_mut(), used_ms) {
+                    // Not flagged, so the clock had more than `ms` left (or the grace).
+                    clock.left_ms = clock.left_ms.saturating_sub(ms) + clock.inc_ms;
                 }
                 match judge_move(&mut record, &text) {
                     Ok(canonical) => moves.push(canonical),
@@ -358,7 +441,15 @@ pub fn play_game<G: Game>(
                         let outcome = record.outcome().unwrap_or(Outcome::Win(side.other()));
                         let detail = format!("{}: {detail}", seat.spec.name);
                         moves.push(text);
-                        return Some(report(&record, moves, outcome, reason, Some(side), detail));
+                        return Some(report(
+                            &record,
+                            &move_times,
+                            moves,
+                            outcome,
+                            reason,
+                            Some(side),
+                            detail,
+                        ));
                     }
                 }
             }
@@ -371,6 +462,7 @@ pub fn play_game<G: Game>(
                 let detail = format!("{}: {}", seat.spec.name, fault.detail);
                 return Some(report(
                     &record,
+                    &move_times,
                     moves,
                     outcome,
                     fault.reason,
@@ -400,8 +492,49 @@ fn new_game(seat: &mut EngineSlot, settings: &RefereeSettings) -> Result<(), Str
     Ok(())
 }
 
-/// Sends the position and `go`, and waits for the `bestmove`: the move text and the
-/// time it took, or the fault.
+/// The first whole-ms time charge that loses on time, if the move has a time limit.
+///
+/// As cutegames (`src/match/play.cpp`): the move is charged its wall time truncated to
+/// whole ms; with a clock the flag falls when that leaves **0 ms or less** (`time left
+/// − used ≤ 0`), so a move of `used` ms with `left` ms on the clock loses when
+/// `used ≥ left`; with a `movetime` it loses when `used > movetime`. `grace` is added
+/// to both limits (cutegames has none for clocks; for movetime its `timeoutbuffer`,
+/// 10 ms by default). With both, the earlier flag counts.
+fn flag_at_ms(clock: Option<Clock>, movetime: Option<u64>, grace: Duration) -> Option<u64> {
+    let grace = grace.as_millis() as u64;
+    let by_clock = clock.map(|c| c.left_ms + grace);
+    let by_movetime = movetime.map(|ms| ms + grace + 1);
+    match (by_clock, by_movetime) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// What a time loss says: how long the move took against what it was allowed.
+fn allowance(clock: Option<Clock>, movetime: Option<u64>, grace: Duration) -> String {
+    let mut parts = Vec::new();
+    if let Some(clock) = clock {
+        parts.push(format!("{} ms left", clock.left_ms));
+    }
+    if let Some(ms) = movetime {
+        parts.push(format!("movetime {ms} ms"));
+    }
+    format!("{}, {} ms grace", parts.join(", "), grace.as_millis())
+}
+
+/// Whole ms from `from` to `to` (0 if `to` is earlier), truncated as cutegames does.
+fn whole_ms(from: Instant, to: Instant) -> u64 {
+    to.saturating_duration_since(from).as_millis() as u64
+}
+
+/// Sends the position and `go`, and waits for the `bestmove`. Returns the move text or
+/// the fault, and the time charged for the answer in whole ms when there was one to
+/// time (see [`flag_at_ms`] for when it loses on time).
+///
+/// The time runs from just before `go` is written (as cutegames starts its clock
+/// before it sends `go`) to the moment the reader thread read the `bestmove` line, so
+/// neither the referee's own scheduling after the line arrived nor the `position`
+/// line is charged.
 fn request_move(
     seat: &mut EngineSlot,
     position: &str,
@@ -409,88 +542,95 @@ fn request_move(
     limits: &Limits,
     clock: Option<Clock>,
     settings: &RefereeSettings,
-) -> Result<(String, Duration), Fault> {
+) -> (Result<String, Fault>, Option<u64>) {
     let crash = |e: EngineError| Fault {
         reason: Reason::Crash,
         detail: e.to_string(),
         kill: true,
     };
-    let process = seat.process.as_mut().ok_or_else(|| Fault {
-        reason: Reason::Crash,
-        detail: "engine not running".to_string(),
-        kill: true,
-    })?;
-    process.drain();
-    process.send(position).map_err(crash)?;
-    process.send(go).map_err(crash)?;
-    let sent = Instant::now();
-    // The time this move may take, if any, and how long to wait beyond it.
-    let allowed = match (clock, limits.movetime) {
-        (Some(clock), Some(ms)) => Some(clock.left.min(Duration::from_millis(ms))),
-        (Some(clock), None) => Some(clock.left),
-        (None, Some(ms)) => Some(Duration::from_millis(ms)),
-        (None, None) => None,
+    let Some(process) = seat.process.as_mut() else {
+        let fault = Fault {
+            reason: Reason::Crash,
+            detail: "engine not running".to_string(),
+            kill: true,
+        };
+        return (Err(fault), None);
     };
-    // Without a time limit only the timeout bounds the wait; with one, the flag falls
-    // at the allowed time plus the grace margin.
-    let wait = match allowed {
-        Some(allowed) => allowed + settings.grace,
-        None => settings.timeout,
+    process.drain();
+    if let Err(e) = process.send(position) {
+        return (Err(crash(e)), None);
+    }
+    let sent = Instant::now();
+    if let Err(e) = process.send(go) {
+        return (Err(crash(e)), None);
+    }
+    let flag_at = flag_at_ms(clock, limits.movetime, settings.grace);
+    // With a time limit the flag falls at `flag_at` ms; without, only the timeout
+    // bounds the wait.
+    let deadline = match flag_at {
+        Some(ms) => sent + Duration::from_millis(ms),
+        None => sent + settings.timeout,
     };
     let is_bestmove = |line: &str| line.split_whitespace().next() == Some("bestmove");
-    let answer = process.wait_for("bestmove", sent + wait, is_bestmove);
-    let (line, at) = match answer {
+    let (line, at) = match process.wait_for("bestmove", deadline, is_bestmove) {
         Ok(found) => found,
         Err(EngineError::Timeout(_)) => {
-            let Some(allowed) = allowed else {
-                return Err(Fault {
+            let Some(flag_at) = flag_at else {
+                let fault = Fault {
                     reason: Reason::Timeout,
-                    detail: format!("no bestmove within {} ms", wait.as_millis()),
+                    detail: format!("no bestmove within {} ms", settings.timeout.as_millis()),
                     kill: true,
-                });
+                };
+                return (Err(fault), None);
             };
             // The flag fell. Ask for the move anyway, so that an engine that is only
             // late stays in step; one that does not answer within the timeout hangs.
-            let answered = process.send("stop").is_ok()
-                && process
+            let answer = match process.send("stop") {
+                Ok(()) => process
                     .wait_for("bestmove", Instant::now() + settings.timeout, is_bestmove)
-                    .is_ok();
-            return Err(Fault {
-                reason: Reason::Time,
-                detail: format!(
-                    "no bestmove within {} ms (allowed {} ms + {} ms grace){}",
-                    wait.as_millis(),
-                    allowed.as_millis(),
-                    settings.grace.as_millis(),
-                    if answered {
-                        ""
-                    } else {
-                        "; no answer to stop either"
-                    }
-                ),
-                kill: !answered,
-            });
+                    .ok(),
+                Err(_) => None,
+            };
+            match answer {
+                // Read just before the deadline, but after the wait gave up: in time
+                // after all (the `stop` then finds the engine idle, which it ignores).
+                Some((line, at)) if whole_ms(sent, at) < flag_at => (line, at),
+                _ => {
+                    let used = whole_ms(sent, answer.as_ref().map_or_else(Instant::now, |a| a.1));
+                    let fault = Fault {
+                        reason: Reason::Time,
+                        detail: format!(
+                            "no bestmove within {} ms ({}){}",
+                            flag_at,
+                            allowance(clock, limits.movetime, settings.grace),
+                            match answer {
+                                Some(_) => format!("; its bestmove came after {used} ms"),
+                                None => "; no answer to stop either".to_string(),
+                            }
+                        ),
+                        kill: answer.is_none(),
+                    };
+                    return (Err(fault), Some(used));
+                }
+            }
         }
-        Err(error) => return Err(crash(error)),
+        Err(error) => return (Err(crash(error)), None),
     };
-    let used = at.saturating_duration_since(sent);
-    if let Some(allowed) = allowed
-        && used > allowed + settings.grace
-    {
-        return Err(Fault {
+    let used = whole_ms(sent, at);
+    if flag_at.is_some_and(|flag_at| used >= flag_at) {
+        let fault = Fault {
             reason: Reason::Time,
             detail: format!(
-                "took {} ms, allowed {} ms + {} ms grace",
-                used.as_millis(),
-                allowed.as_millis(),
-                settings.grace.as_millis()
+                "took {used} ms ({})",
+                allowance(clock, limits.movetime, settings.grace)
             ),
             kill: false,
-        });
+        };
+        return (Err(fault), Some(used));
     }
     let words: Vec<&str> = line.split_whitespace().collect();
-    match words.as_slice() {
-        ["bestmove", mv] => Ok((mv.to_string(), used)),
+    let answer = match words.as_slice() {
+        ["bestmove", mv] => Ok(mv.to_string()),
         ["bestmove"] => Err(Fault {
             reason: Reason::Malformed,
             detail: "'bestmove' without a move".to_string(),
@@ -501,7 +641,8 @@ fn request_move(
             detail: format!("extra tokens after the move: '{line}'"),
             kill: false,
         }),
-    }
+    };
+    (answer, Some(used))
 }
 
 /// Plays `text` if it is legal: its canonical form, or the loss reason and detail.
@@ -533,12 +674,12 @@ mod tests {
     fn go_lines_carry_both_clocks_and_the_limits() {
         let clocks = [
             Some(Clock {
-                left: Duration::from_millis(900),
-                inc: Duration::from_millis(10),
+                left_ms: 900,
+                inc_ms: 10,
             }),
             Some(Clock {
-                left: Duration::from_millis(1000),
-                inc: Duration::from_millis(10),
+                left_ms: 1000,
+                inc_ms: 10,
             }),
         ];
         let limits = Limits {
@@ -559,6 +700,36 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(go_line(&fixed, &[None, None]), "go movetime 50 nodes 1000");
+    }
+
+    #[test]
+    fn the_flag_falls_as_in_cutegames() {
+        let clock = |left_ms| {
+            Some(Clock {
+                left_ms,
+                inc_ms: 10,
+            })
+        };
+        let none = Duration::ZERO;
+        // A clock: the flag falls at 0 ms left, so 99 ms of 100 pass and 100 lose.
+        assert_eq!(flag_at_ms(clock(100), None, none), Some(100));
+        // A movetime: only more than the movetime loses.
+        assert_eq!(flag_at_ms(None, Some(30), none), Some(31));
+        // Both: the earlier flag; the grace is added to each.
+        assert_eq!(flag_at_ms(clock(20), Some(30), none), Some(20));
+        assert_eq!(
+            flag_at_ms(clock(100), Some(30), Duration::from_millis(5)),
+            Some(36)
+        );
+        assert_eq!(flag_at_ms(None, None, Duration::from_millis(5)), None);
+        assert_eq!(
+            allowance(clock(100), Some(30), none),
+            "100 ms left, movetime 30 ms, 0 ms grace"
+        );
+        // Times are whole ms, truncated: 1.999 ms is charged as 1.
+        let t = Instant::now();
+        assert_eq!(whole_ms(t, t + Duration::from_micros(1999)), 1);
+        assert_eq!(whole_ms(t + Duration::from_millis(1), t), 0);
     }
 
     #[test]

@@ -1,7 +1,57 @@
-//! Scores: win/loss/draw tallies, the Elo difference with its 95 % interval, and the
-//! scoring of a pair of games with roles swapped (Frozen Forest, SPEC §2).
+//! Scores: win/loss/draw tallies, the Elo difference with its 95 % interval, the
+//! scoring of a pair of games with roles swapped (Frozen Forest, SPEC §2), and the
+//! distribution of the time per move.
+
+use std::collections::BTreeMap;
 
 use crate::game::{Outcome, Player};
+
+/// Times per move in whole ms, kept as counts per value so that a long match costs
+/// memory by the number of distinct times, not of moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveTimes {
+    counts: BTreeMap<u64, u64>,
+    moves: u64,
+}
+
+impl MoveTimes {
+    pub fn add(&mut self, ms: u64) {
+        *self.counts.entry(ms).or_default() += 1;
+        self.moves += 1;
+    }
+
+    /// How many moves were timed.
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// The median (the lower one of an even count: always a time that was seen).
+    pub fn median(&self) -> Option<u64> {
+        let rank = self.moves.checked_sub(1)? / 2;
+        let mut seen = 0;
+        for (&ms, &count) in &self.counts {
+            seen += count;
+            if seen > rank {
+                return Some(ms);
+            }
+        }
+        None
+    }
+
+    pub fn max(&self) -> Option<u64> {
+        self.counts.keys().next_back().copied()
+    }
+
+    /// `median 12 ms, max 40 ms, 345 moves`, or `no timed moves`.
+    pub fn describe(&self) -> String {
+        match (self.median(), self.max()) {
+            (Some(median), Some(max)) => {
+                format!("median {median} ms, max {max} ms, {} moves", self.moves)
+            }
+            _ => "no timed moves".to_string(),
+        }
+    }
+}
 
 /// Wins, losses and draws from one side's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -258,6 +308,23 @@ mod tests {
             count: trees,
             forfeit: false,
         }
+    }
+
+    #[test]
+    fn move_times_median_and_max() {
+        let mut times = MoveTimes::default();
+        assert_eq!(times.describe(), "no timed moves");
+        for ms in [5, 1, 9, 1] {
+            times.add(ms);
+        }
+        // Sorted 1 1 5 9: the lower median is 1.
+        assert_eq!(
+            (times.median(), times.max(), times.moves()),
+            (Some(1), Some(9), 4)
+        );
+        times.add(7);
+        assert_eq!(times.median(), Some(5));
+        assert_eq!(times.describe(), "median 5 ms, max 9 ms, 5 moves");
     }
 
     #[test]

@@ -1,0 +1,233 @@
+//! The short clock torture (the long one is `scripts/clock-torture`): with every core
+//! kept busy by this test, our engine plays itself in every game under three time
+//! controls, refereed as cutegames referees (no grace), and must lose no game on time
+//! and end none abnormally.
+//!
+//! - `CLOCK_TORTURE=off` skips it (it then passes, saying so on stderr).
+//! - `CLOCK_TORTURE_GAMES=N` plays N games per game and control (default 2, one pair).
+//!
+//! With the default it takes about a minute on a 2-core machine, most of it in the
+//! games of `tc 1000+10`. The figures are printed (`-- --nocapture`) and are part of
+//! the failure message.
+
+use std::collections::BTreeMap;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tabuleiro::games;
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
+
+/// The time controls, as `tabuleiro match` arguments.
+const CONTROLS: [&[&str]; 3] = [
+    &["--tc", "100+0"],
+    &["--tc", "1000+10"],
+    &["--movetime", "30"],
+];
+
+/// Endings that are an engine's fault rather than the game's.
+const ABNORMAL: [&str; 6] = [
+    "time",
+    "timeout",
+    "crash",
+    "illegal",
+    "garbage",
+    "malformed",
+];
+
+/// Busy threads, one per core, stopped and joined when dropped (also on a panic).
+struct Hog {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<u64>>,
+}
+
+impl Hog {
+    fn start() -> Hog {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads = (0..cores)
+            .map(|_| {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut spins = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        spins = std::hint::black_box(spins.wrapping_add(1));
+                    }
+                    spins
+                })
+            })
+            .collect();
+        Hog { stop, threads }
+    }
+}
+
+impl Drop for Hog {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The string value of `"key":"…"` in one of our JSON lines.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let pattern = format!("\"{key}\":\"");
+    line.find(&pattern)
+        .map(|at| &line[at + pattern.len()..])
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("")
+}
+
+/// The numbers of `"key":[…]` in one of our JSON lines.
+fn numbers(line: &str, key: &str) -> Vec<u64> {
+    let pattern = format!("\"{key}\":[");
+    let Some(at) = line.find(&pattern) else {
+        return Vec::new();
+    };
+    let rest = &line[at + pattern.len()..];
+    rest[..rest.find(']').unwrap_or(0)]
+        .split(',')
+        .filter_map(|n| n.parse().ok())
+        .collect()
+}
+
+/// One match: its summary line, and the details of its abnormal endings.
+fn torture(game: &str, control: &[&str], games_per_run: u32) -> (String, Vec<String>) {
+    let out = std::env::temp_dir().join(format!(
+        "tabuleiro-torture-{}-{game}-{}.jsonl",
+        std::process::id(),
+        control[1]
+    ));
+    let games_text = games_per_run.to_string();
+    let mut child = Command::new(ENGINE)
+        .args(["match", "--game", game, "--engine", "name=a self"])
+        .args(["--engine", "name=b self"])
+        .args(control)
+        .args(["--grace", "0", "--games", &games_text, "--concurrency", "1"])
+        .args([
+            "--random-plies",
+            "2",
+            "--seed",
+            "1",
+            "--no-progress",
+            "--out",
+        ])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tabuleiro");
+    let began = Instant::now();
+    // A bound against hanging, far above what the games take.
+    let limit = Duration::from_secs(60 + 30 * u64::from(games_per_run));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if began.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("{game} {control:?}: the match ran over {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    std::fs::remove_file(&out).ok();
+    let label = format!("{game} {}", control.join(" "));
+    if !status.success() {
+        let mut stderr = String::new();
+        if let Some(mut pipe) = child.stderr.take() {
+            use std::io::Read;
+            pipe.read_to_string(&mut stderr).ok();
+        }
+        return (format!("{label}: the match failed"), vec![stderr]);
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut reasons: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut times: Vec<u64> = Vec::new();
+    let mut abnormal = Vec::new();
+    for line in &lines {
+        let reason = field(line, "reason");
+        *reasons.entry(reason).or_default() += 1;
+        times.extend(numbers(line, "move_ms"));
+        if ABNORMAL.contains(&reason) {
+            abnormal.push(format!("{label}: {reason}: {}", field(line, "detail")));
+        }
+    }
+    times.sort_unstable();
+    let figures = match times.last() {
+        Some(max) => format!(
+            "median {} ms, max {max} ms, {} moves",
+            times[(times.len() - 1) / 2],
+            times.len()
+        ),
+        None => "no timed moves".to_string(),
+    };
+    let others: Vec<String> = reasons
+        .iter()
+        .filter(|(reason, _)| !matches!(**reason, "rules" | "time"))
+        .map(|(reason, n)| format!("{reason} {n}"))
+        .collect();
+    let line = format!(
+        "{label:<26} games {:>3}  time losses {:>3}  other non-rules endings: {}  {figures}",
+        lines.len(),
+        reasons.get("time").copied().unwrap_or(0),
+        if others.is_empty() {
+            "none".to_string()
+        } else {
+            others.join(", ")
+        }
+    );
+    if lines.len() != games_per_run as usize + games_per_run as usize % 2 {
+        abnormal.push(format!("{label}: only {} games written", lines.len()));
+    }
+    (line, abnormal)
+}
+
+#[test]
+fn our_engine_keeps_its_clock_under_full_load() {
+    if std::env::var("CLOCK_TORTURE").is_ok_and(|v| v == "off" || v == "0") {
+        eprintln!(
+            "clock torture skipped (CLOCK_TORTURE={:?})",
+            std::env::var("CLOCK_TORTURE")
+        );
+        return;
+    }
+    let games_per_run: u32 = std::env::var("CLOCK_TORTURE_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(2);
+    let began = Instant::now();
+    let mut table = Vec::new();
+    let mut failures = Vec::new();
+    {
+        let _hog = Hog::start();
+        for game in games::NAMES {
+            for control in CONTROLS {
+                let (line, abnormal) = torture(game, control, games_per_run);
+                eprintln!("{line}");
+                table.push(line);
+                failures.extend(abnormal);
+            }
+        }
+    }
+    let report = format!(
+        "clock torture, {games_per_run} games per game and control under a CPU hog on \
+         every core, in {:.0} s:\n{}\n",
+        began.elapsed().as_secs_f64(),
+        table.join("\n")
+    );
+    eprintln!("{report}");
+    assert!(
+        failures.is_empty(),
+        "{report}{} abnormal endings:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
