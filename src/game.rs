@@ -510,10 +510,17 @@ pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player,
 
 /// Reads a FEN board part into rows of cells (top rank first): `None` for empty, the
 /// letter otherwise. Checks that every rank has the same width and that only the given
-/// letters occur. Shared by every game's FEN reader.
+/// letters occur. Shared by every game's FEN reader. Its messages number the ranks as
+/// SPEC §1 does: rank 1 is the bottom rank, the last `/`-separated field.
 pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char>>>, FenError> {
+    let fields: Vec<&str> = board.split('/').collect();
+    if fields.len() > 32 {
+        return Err(FenError("far too many ranks".to_string()));
+    }
+    let height = fields.len();
     let mut rows = Vec::new();
-    for (index, rank_text) in board.split('/').enumerate() {
+    for (index, rank_text) in fields.iter().enumerate() {
+        let rank = height - index;
         let mut row = Vec::new();
         let mut digits = String::new();
         let flush = |digits: &mut String, row: &mut Vec<Option<char>>| -> Result<(), FenError> {
@@ -522,9 +529,11 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
             }
             let run: usize = digits
                 .parse()
-                .map_err(|_| FenError(format!("bad run '{digits}'")))?;
+                .map_err(|_| FenError(format!("bad run '{digits}' in rank {rank}")))?;
             if run == 0 || run > 32 {
-                return Err(FenError(format!("bad run of empty cells '{digits}'")));
+                return Err(FenError(format!(
+                    "bad run of empty cells '{digits}' in rank {rank}"
+                )));
             }
             row.extend(std::iter::repeat_n(None, run));
             digits.clear();
@@ -538,31 +547,24 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
                 row.push(Some(c));
             } else {
                 return Err(FenError(format!(
-                    "unexpected '{c}' in rank {} of the board",
-                    index + 1
+                    "unexpected '{c}' in rank {rank} of the board"
                 )));
             }
             if row.len() > 32 {
-                return Err(FenError("a rank is far too long".to_string()));
+                return Err(FenError(format!("rank {rank} is far too long")));
             }
         }
         flush(&mut digits, &mut row)?;
         if row.is_empty() {
-            return Err(FenError(format!(
-                "rank {} of the board is empty",
-                index + 1
-            )));
+            return Err(FenError(format!("rank {rank} of the board is empty")));
         }
         rows.push(row);
-        if rows.len() > 32 {
-            return Err(FenError("far too many ranks".to_string()));
-        }
     }
     let width = rows[0].len();
     if let Some(bad) = rows.iter().position(|row| row.len() != width) {
         return Err(FenError(format!(
-            "rank {} has {} cells, the first has {width}",
-            bad + 1,
+            "rank {} has {} cells, the top rank ({height}) has {width}",
+            height - bad,
             rows[bad].len()
         )));
     }
@@ -674,6 +676,16 @@ mod tests {
         assert!(parse_fen_board("", "bw").is_err());
         assert!(parse_fen_board("5//5", "bw").is_err());
         assert!(parse_fen_board("99999999999999999999", "bw").is_err());
+    }
+
+    #[test]
+    fn fen_board_errors_number_ranks_from_the_bottom() {
+        let error = |board: &str| parse_fen_board(board, "bw").unwrap_err().0;
+        assert_eq!(error("q4/5/5"), "unexpected 'q' in rank 3 of the board");
+        assert_eq!(error("5/5/4q"), "unexpected 'q' in rank 1 of the board");
+        assert_eq!(error("5/4/5"), "rank 2 has 4 cells, the top rank (3) has 5");
+        assert_eq!(error("5/5/"), "rank 1 of the board is empty");
+        assert_eq!(error("0b4/5"), "bad run of empty cells '0' in rank 2");
     }
 
     #[test]
