@@ -81,7 +81,7 @@ impl OptionKind {
             OptionKind::Spin { min, max, .. } => {
                 let value: i64 = text
                     .parse()
-                    .map_err(|_| format!("'{text}' is not an integer"))?;
+                    .map_err(|_| format!("{} is not an integer", quote(text)))?;
                 if value < min || value > max {
                     return Err(format!("{value} is outside {min}..{max}"));
                 }
@@ -90,7 +90,7 @@ impl OptionKind {
             OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
                 "true" => Ok(1),
                 "false" => Ok(0),
-                _ => Err(format!("'{text}' is not true or false")),
+                _ => Err(format!("{} is not true or false", quote(text))),
             },
         }
     }
@@ -137,9 +137,13 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax(text) => write!(f, "'{text}' is not a move in this game's notation"),
-            MoveError::Illegal(text) => write!(f, "'{text}' is not legal in this position"),
-            MoveError::GameOver(text) => write!(f, "'{text}' cannot be played: the game is over"),
+            MoveError::Syntax(text) => {
+                write!(f, "{} is not a move in this game's notation", quote(text))
+            }
+            MoveError::Illegal(text) => write!(f, "{} is not legal in this position", quote(text)),
+            MoveError::GameOver(text) => {
+                write!(f, "{} cannot be played: the game is over", quote(text))
+            }
         }
     }
 }
@@ -468,15 +472,43 @@ impl<G: Game> Record<G> {
     }
 }
 
+/// The most characters of input text an error message quotes (protocol.md, Errors).
+pub const QUOTED_CHARS: usize = 40;
+
+/// Input text for an error message: in single quotes, control characters escaped
+/// (`\u{1b}`), cut after [`QUOTED_CHARS`] characters of the escaped text (marked `…`,
+/// never inside an escape). Every message that repeats input goes through it, so a
+/// 100 kB move or FEN field gives a short line.
+pub fn quote(text: &str) -> String {
+    let mut quoted = String::from("'");
+    let mut count = 0;
+    for c in text.chars() {
+        let shown: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        };
+        let width = shown.chars().count();
+        if count + width > QUOTED_CHARS {
+            quoted.push('…');
+            break;
+        }
+        quoted.push_str(&shown);
+        count += width;
+    }
+    quoted.push('\'');
+    quoted
+}
+
 /// Reads the `<side> [<plies>]` tail of a FEN whose board part the game has read:
 /// returns the side letter and the ply count. Shared by every game's FEN reader.
 pub fn fen_tail<'a>(fields: &[&'a str]) -> Result<(&'a str, u32), FenError> {
     match fields {
         [side] => Ok((side, 0)),
         [side, plies] => {
-            let plies = plies
-                .parse::<u32>()
-                .map_err(|_| FenError(format!("ply count '{plies}' is not a whole number")))?;
+            let plies = plies.parse::<u32>().map_err(|_| {
+                FenError(format!("ply count {} is not a whole number", quote(plies)))
+            })?;
             Ok((side, plies))
         }
         [] => Err(FenError("missing the side to move".to_string())),
@@ -500,8 +532,10 @@ pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player,
         s if s == sides[1] => Player::P2,
         other => {
             return Err(FenError(format!(
-                "side to move '{other}' is not {} or {}",
-                sides[0], sides[1]
+                "side to move {} is not {} or {}",
+                quote(other),
+                sides[0],
+                sides[1]
             )));
         }
     };
@@ -529,10 +563,11 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
             }
             let run: usize = digits
                 .parse()
-                .map_err(|_| FenError(format!("bad run '{digits}' in rank {rank}")))?;
+                .map_err(|_| FenError(format!("bad run {} in rank {rank}", quote(digits))))?;
             if run == 0 || run > 32 {
                 return Err(FenError(format!(
-                    "bad run of empty cells '{digits}' in rank {rank}"
+                    "bad run of empty cells {} in rank {rank}",
+                    quote(digits)
                 )));
             }
             row.extend(std::iter::repeat_n(None, run));
@@ -547,7 +582,8 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
                 row.push(Some(c));
             } else {
                 return Err(FenError(format!(
-                    "unexpected '{c}' in rank {rank} of the board"
+                    "unexpected {} in rank {rank} of the board",
+                    quote(c.encode_utf8(&mut [0; 4]))
                 )));
             }
             if row.len() > 32 {
@@ -686,6 +722,29 @@ mod tests {
         assert_eq!(error("5/4/5"), "rank 2 has 4 cells, the top rank (3) has 5");
         assert_eq!(error("5/5/"), "rank 1 of the board is empty");
         assert_eq!(error("0b4/5"), "bad run of empty cells '0' in rank 2");
+    }
+
+    #[test]
+    fn quoted_input_is_cut_after_40_characters() {
+        assert_eq!(quote("abc"), "'abc'");
+        assert_eq!(quote(&"x".repeat(40)), format!("'{}'", "x".repeat(40)));
+        assert_eq!(quote(&"x".repeat(41)), format!("'{}…'", "x".repeat(40)));
+        assert_eq!(quote("a\u{1b}b"), "'a\\u{1b}b'");
+        // An escape is never split: 38 x, then \u{1b} does not fit.
+        let text = format!("{}\u{1b}", "x".repeat(38));
+        assert_eq!(quote(&text), format!("'{}…'", "x".repeat(38)));
+        let long = "9".repeat(1000);
+        let message = split_fen(&format!("5/5 b {long}"), ["b", "w"])
+            .unwrap_err()
+            .0;
+        assert_eq!(
+            message,
+            format!("ply count '{}…' is not a whole number", "9".repeat(40))
+        );
+        let message = MoveError::Syntax(long.clone()).to_string();
+        assert!(message.len() < 90, "{message}");
+        let message = parse_fen_board(&long, "bw").unwrap_err().0;
+        assert!(message.len() < 80, "{message}");
     }
 
     #[test]
