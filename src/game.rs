@@ -655,23 +655,32 @@ pub fn read_square(text: &str) -> Option<(usize, usize, usize)> {
     Some(((file - b'a') as usize, rank - 1, 1 + digits))
 }
 
-/// A plain text diagram of rows of cells (top rank first) with coordinates.
+/// A plain text diagram of rows of cells (top rank first) with coordinates: rank
+/// numbers on the left, file letters below.
 pub fn plain_diagram(rows: &[Vec<char>]) -> String {
+    let width = rows.first().map_or(0, |row| row.len());
+    let files: Vec<String> = (0..width)
+        .map(|file| char::from(b'a' + file as u8).to_string())
+        .collect();
+    labelled_diagram(rows, &files)
+}
+
+/// [`plain_diagram`] with the given column labels below (Linetris numbers its columns
+/// `1` … `10`, as its moves do); cells are spaced to fit the widest label.
+pub fn labelled_diagram(rows: &[Vec<char>], columns: &[String]) -> String {
     let height = rows.len();
+    let cell = 1 + columns.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let mut out = String::new();
     for (index, row) in rows.iter().enumerate() {
         out.push_str(&format!("{:>3} ", height - index));
         for c in row {
-            out.push(' ');
-            out.push(*c);
+            out.push_str(&format!("{c:>cell$}"));
         }
         out.push('\n');
     }
     out.push_str("    ");
-    let width = rows.first().map_or(0, |row| row.len());
-    for file in 0..width {
-        out.push(' ');
-        out.push((b'a' + file as u8) as char);
+    for label in columns {
+        out.push_str(&format!("{label:>cell$}"));
     }
     out.push('\n');
     out

@@ -25,7 +25,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 use crate::game::split_fen;
 use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value,
-    format_fen_board, parse_fen_board, plain_diagram,
+    format_fen_board, labelled_diagram, parse_fen_board,
 };
 use bits::Geometry;
 
@@ -527,7 +527,9 @@ impl Game for Linetris {
             .into_iter()
             .map(|line| line.into_iter().map(|c| c.unwrap_or('.')).collect())
             .collect();
-        plain_diagram(&rows)
+        // Columns are labelled by number: a move is the column number.
+        let columns: Vec<String> = (1..=self.cols()).map(|col| col.to_string()).collect();
+        labelled_diagram(&rows, &columns)
     }
 
     fn count_moves(&self) -> u64 {
