@@ -126,8 +126,12 @@ impl std::error::Error for FenError {}
 /// A move text that is not a move here.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
-    /// Not a move of this game's notation at all, or off this board.
+    /// Not a move of this game's notation at all, or (where the game says no more) off
+    /// this board.
     Syntax(String),
+    /// In the game's notation, but naming a place that is not on this board (column 5
+    /// of a 4-column Linetris board): the move text, and `why` in words.
+    OffBoard { text: String, why: String },
     /// Well formed, but not legal in this position.
     Illegal(String),
     /// The game is already over: no move is legal.
@@ -140,6 +144,7 @@ impl fmt::Display for MoveError {
             MoveError::Syntax(text) => {
                 write!(f, "{} is not a move in this game's notation", quote(text))
             }
+            MoveError::OffBoard { why, .. } => f.write_str(why),
             MoveError::Illegal(text) => write!(f, "{} is not legal in this position", quote(text)),
             MoveError::GameOver(text) => {
                 write!(f, "{} cannot be played: the game is over", quote(text))

@@ -414,6 +414,19 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
 }
 
 #[test]
+fn linetris_column_off_the_board_is_explained() {
+    let args = [
+        "play", "--game", "linetris", "--option", "Cols=4", "--p1", "human", "--p2", "human",
+    ];
+    let (code, out, err) = run(&args, b"5\nquit\n", Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("Column 5 is off this 4-column board (columns 1-4)."),
+        "{out}"
+    );
+}
+
+#[test]
 fn bad_command_lines_are_refused_with_exit_code_2() {
     for args in [
         &["play", "--level", "0"][..],

@@ -685,6 +685,14 @@ impl<G: Game> Play<G> {
                 self.say(&message);
                 false
             }
+            Err(MoveError::OffBoard { why, .. }) => {
+                let mut message = format!("{why}. Type 'moves' to list the legal moves.");
+                if let Some(first) = message.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                self.say(&message);
+                false
+            }
             Err(MoveError::Syntax(_)) => {
                 let example = self
                     .legal_texts()

@@ -499,8 +499,14 @@ impl Game for Linetris {
             return Err(syntax());
         }
         let col: u32 = text.parse().map_err(|_| syntax())?;
-        if col == 0 || col > self.cols() {
-            return Err(syntax());
+        let cols = self.cols();
+        if col > cols {
+            // A column number, just not one of this board's: say so rather than
+            // calling it foreign notation.
+            return Err(MoveError::OffBoard {
+                text: text.to_string(),
+                why: format!("column {col} is off this {cols}-column board (columns 1-{cols})"),
+            });
         }
         Ok(Move((col - 1) as u8))
     }
@@ -580,12 +586,23 @@ mod tests {
         assert_eq!(s.count_moves(), 7);
         assert_eq!(s.format_move(Move(3)), "4");
         assert_eq!(s.parse_move("7"), Ok(Move(6)));
-        for bad in ["0", "8", "07", "", "a", "-1", "+1", "1 ", "100"] {
+        for bad in ["0", "07", "", "a", "-1", "+1", "1 ", "100"] {
             assert!(
                 matches!(s.parse_move(bad), Err(MoveError::Syntax(_))),
                 "{bad:?}"
             );
         }
+        // A column number off this board is notation, just not on this board.
+        for off in ["8", "10", "99"] {
+            assert!(
+                matches!(s.parse_move(off), Err(MoveError::OffBoard { .. })),
+                "{off:?}"
+            );
+        }
+        assert_eq!(
+            s.parse_move("8").unwrap_err().to_string(),
+            "column 8 is off this 7-column board (columns 1-7)"
+        );
         assert!(s.repetition_rule());
     }
 
