@@ -81,7 +81,7 @@ impl OptionKind {
             OptionKind::Spin { min, max, .. } => {
                 let value: i64 = text
                     .parse()
-                    .map_err(|_| format!("'{text}' is not an integer"))?;
+                    .map_err(|_| format!("{} is not an integer", quote(text)))?;
                 if value < min || value > max {
                     return Err(format!("{value} is outside {min}..{max}"));
                 }
@@ -90,7 +90,7 @@ impl OptionKind {
             OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
                 "true" => Ok(1),
                 "false" => Ok(0),
-                _ => Err(format!("'{text}' is not true or false")),
+                _ => Err(format!("{} is not true or false", quote(text))),
             },
         }
     }
@@ -126,8 +126,12 @@ impl std::error::Error for FenError {}
 /// A move text that is not a move here.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
-    /// Not a move of this game's notation at all, or off this board.
+    /// Not a move of this game's notation at all, or (where the game says no more) off
+    /// this board.
     Syntax(String),
+    /// In the game's notation, but naming a place that is not on this board (column 5
+    /// of a 4-column Linetris board): the move text, and `why` in words.
+    OffBoard { text: String, why: String },
     /// Well formed, but not legal in this position.
     Illegal(String),
     /// The game is already over: no move is legal.
@@ -137,9 +141,14 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax(text) => write!(f, "'{text}' is not a move in this game's notation"),
-            MoveError::Illegal(text) => write!(f, "'{text}' is not legal in this position"),
-            MoveError::GameOver(text) => write!(f, "'{text}' cannot be played: the game is over"),
+            MoveError::Syntax(text) => {
+                write!(f, "{} is not a move in this game's notation", quote(text))
+            }
+            MoveError::OffBoard { why, .. } => f.write_str(why),
+            MoveError::Illegal(text) => write!(f, "{} is not legal in this position", quote(text)),
+            MoveError::GameOver(text) => {
+                write!(f, "{} cannot be played: the game is over", quote(text))
+            }
         }
     }
 }
@@ -468,15 +477,43 @@ impl<G: Game> Record<G> {
     }
 }
 
+/// The most characters of input text an error message quotes (protocol.md, Errors).
+pub const QUOTED_CHARS: usize = 40;
+
+/// Input text for an error message: in single quotes, control characters escaped
+/// (`\u{1b}`), cut after [`QUOTED_CHARS`] characters of the escaped text (marked `…`,
+/// never inside an escape). Every message that repeats input goes through it, so a
+/// 100 kB move or FEN field gives a short line.
+pub fn quote(text: &str) -> String {
+    let mut quoted = String::from("'");
+    let mut count = 0;
+    for c in text.chars() {
+        let shown: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        };
+        let width = shown.chars().count();
+        if count + width > QUOTED_CHARS {
+            quoted.push('…');
+            break;
+        }
+        quoted.push_str(&shown);
+        count += width;
+    }
+    quoted.push('\'');
+    quoted
+}
+
 /// Reads the `<side> [<plies>]` tail of a FEN whose board part the game has read:
 /// returns the side letter and the ply count. Shared by every game's FEN reader.
 pub fn fen_tail<'a>(fields: &[&'a str]) -> Result<(&'a str, u32), FenError> {
     match fields {
         [side] => Ok((side, 0)),
         [side, plies] => {
-            let plies = plies
-                .parse::<u32>()
-                .map_err(|_| FenError(format!("ply count '{plies}' is not a whole number")))?;
+            let plies = plies.parse::<u32>().map_err(|_| {
+                FenError(format!("ply count {} is not a whole number", quote(plies)))
+            })?;
             Ok((side, plies))
         }
         [] => Err(FenError("missing the side to move".to_string())),
@@ -500,8 +537,10 @@ pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player,
         s if s == sides[1] => Player::P2,
         other => {
             return Err(FenError(format!(
-                "side to move '{other}' is not {} or {}",
-                sides[0], sides[1]
+                "side to move {} is not {} or {}",
+                quote(other),
+                sides[0],
+                sides[1]
             )));
         }
     };
@@ -510,10 +549,17 @@ pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player,
 
 /// Reads a FEN board part into rows of cells (top rank first): `None` for empty, the
 /// letter otherwise. Checks that every rank has the same width and that only the given
-/// letters occur. Shared by every game's FEN reader.
+/// letters occur. Shared by every game's FEN reader. Its messages number the ranks as
+/// SPEC §1 does: rank 1 is the bottom rank, the last `/`-separated field.
 pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char>>>, FenError> {
+    let fields: Vec<&str> = board.split('/').collect();
+    if fields.len() > 32 {
+        return Err(FenError("far too many ranks".to_string()));
+    }
+    let height = fields.len();
     let mut rows = Vec::new();
-    for (index, rank_text) in board.split('/').enumerate() {
+    for (index, rank_text) in fields.iter().enumerate() {
+        let rank = height - index;
         let mut row = Vec::new();
         let mut digits = String::new();
         let flush = |digits: &mut String, row: &mut Vec<Option<char>>| -> Result<(), FenError> {
@@ -522,9 +568,12 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
             }
             let run: usize = digits
                 .parse()
-                .map_err(|_| FenError(format!("bad run '{digits}'")))?;
+                .map_err(|_| FenError(format!("bad run {} in rank {rank}", quote(digits))))?;
             if run == 0 || run > 32 {
-                return Err(FenError(format!("bad run of empty cells '{digits}'")));
+                return Err(FenError(format!(
+                    "bad run of empty cells {} in rank {rank}",
+                    quote(digits)
+                )));
             }
             row.extend(std::iter::repeat_n(None, run));
             digits.clear();
@@ -538,31 +587,25 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
                 row.push(Some(c));
             } else {
                 return Err(FenError(format!(
-                    "unexpected '{c}' in rank {} of the board",
-                    index + 1
+                    "unexpected {} in rank {rank} of the board",
+                    quote(c.encode_utf8(&mut [0; 4]))
                 )));
             }
             if row.len() > 32 {
-                return Err(FenError("a rank is far too long".to_string()));
+                return Err(FenError(format!("rank {rank} is far too long")));
             }
         }
         flush(&mut digits, &mut row)?;
         if row.is_empty() {
-            return Err(FenError(format!(
-                "rank {} of the board is empty",
-                index + 1
-            )));
+            return Err(FenError(format!("rank {rank} of the board is empty")));
         }
         rows.push(row);
-        if rows.len() > 32 {
-            return Err(FenError("far too many ranks".to_string()));
-        }
     }
     let width = rows[0].len();
     if let Some(bad) = rows.iter().position(|row| row.len() != width) {
         return Err(FenError(format!(
-            "rank {} has {} cells, the first has {width}",
-            bad + 1,
+            "rank {} has {} cells, the top rank ({height}) has {width}",
+            height - bad,
             rows[bad].len()
         )));
     }
@@ -617,23 +660,32 @@ pub fn read_square(text: &str) -> Option<(usize, usize, usize)> {
     Some(((file - b'a') as usize, rank - 1, 1 + digits))
 }
 
-/// A plain text diagram of rows of cells (top rank first) with coordinates.
+/// A plain text diagram of rows of cells (top rank first) with coordinates: rank
+/// numbers on the left, file letters below.
 pub fn plain_diagram(rows: &[Vec<char>]) -> String {
+    let width = rows.first().map_or(0, |row| row.len());
+    let files: Vec<String> = (0..width)
+        .map(|file| char::from(b'a' + file as u8).to_string())
+        .collect();
+    labelled_diagram(rows, &files)
+}
+
+/// [`plain_diagram`] with the given column labels below (Linetris numbers its columns
+/// `1` … `10`, as its moves do); cells are spaced to fit the widest label.
+pub fn labelled_diagram(rows: &[Vec<char>], columns: &[String]) -> String {
     let height = rows.len();
+    let cell = 1 + columns.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let mut out = String::new();
     for (index, row) in rows.iter().enumerate() {
         out.push_str(&format!("{:>3} ", height - index));
         for c in row {
-            out.push(' ');
-            out.push(*c);
+            out.push_str(&format!("{c:>cell$}"));
         }
         out.push('\n');
     }
     out.push_str("    ");
-    let width = rows.first().map_or(0, |row| row.len());
-    for file in 0..width {
-        out.push(' ');
-        out.push((b'a' + file as u8) as char);
+    for label in columns {
+        out.push_str(&format!("{label:>cell$}"));
     }
     out.push('\n');
     out
@@ -674,6 +726,39 @@ mod tests {
         assert!(parse_fen_board("", "bw").is_err());
         assert!(parse_fen_board("5//5", "bw").is_err());
         assert!(parse_fen_board("99999999999999999999", "bw").is_err());
+    }
+
+    #[test]
+    fn fen_board_errors_number_ranks_from_the_bottom() {
+        let error = |board: &str| parse_fen_board(board, "bw").unwrap_err().0;
+        assert_eq!(error("q4/5/5"), "unexpected 'q' in rank 3 of the board");
+        assert_eq!(error("5/5/4q"), "unexpected 'q' in rank 1 of the board");
+        assert_eq!(error("5/4/5"), "rank 2 has 4 cells, the top rank (3) has 5");
+        assert_eq!(error("5/5/"), "rank 1 of the board is empty");
+        assert_eq!(error("0b4/5"), "bad run of empty cells '0' in rank 2");
+    }
+
+    #[test]
+    fn quoted_input_is_cut_after_40_characters() {
+        assert_eq!(quote("abc"), "'abc'");
+        assert_eq!(quote(&"x".repeat(40)), format!("'{}'", "x".repeat(40)));
+        assert_eq!(quote(&"x".repeat(41)), format!("'{}…'", "x".repeat(40)));
+        assert_eq!(quote("a\u{1b}b"), "'a\\u{1b}b'");
+        // An escape is never split: 38 x, then \u{1b} does not fit.
+        let text = format!("{}\u{1b}", "x".repeat(38));
+        assert_eq!(quote(&text), format!("'{}…'", "x".repeat(38)));
+        let long = "9".repeat(1000);
+        let message = split_fen(&format!("5/5 b {long}"), ["b", "w"])
+            .unwrap_err()
+            .0;
+        assert_eq!(
+            message,
+            format!("ply count '{}…' is not a whole number", "9".repeat(40))
+        );
+        let message = MoveError::Syntax(long.clone()).to_string();
+        assert!(message.len() < 90, "{message}");
+        let message = parse_fen_board(&long, "bw").unwrap_err().0;
+        assert!(message.len() < 80, "{message}");
     }
 
     #[test]

@@ -515,10 +515,16 @@ fn bad_fens_and_moves_are_errors() {
     assert_eq!(over.outcome(), Some(Outcome::Win(Player::P2)));
     let state = Linetris::from_fen(&c, "7/7/7/7/7/7 x").unwrap();
     assert_eq!(state.plies(), 0);
-    for bad in ["0", "8", "10", "a", "", "1x", "x1", "-3", "٣"] {
+    for bad in ["0", "a", "", "1x", "x1", "-3", "٣"] {
         assert!(
             matches!(state.parse_move(bad), Err(MoveError::Syntax(_))),
             "{bad:?}"
+        );
+    }
+    for off in ["8", "10"] {
+        assert!(
+            matches!(state.parse_move(off), Err(MoveError::OffBoard { .. })),
+            "{off:?}"
         );
     }
     let full = Linetris::from_fen(&c, "x6/o6/x6/o6/x6/o6 x 6").unwrap();

@@ -413,6 +413,68 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
     }
 }
 
+/// Neutreeko's tablebase is built in the background when play starts; the first hint
+/// and engine move must wait for it, or a short search plays b1b4/d1d4, which lose.
+/// b1c1 and d1c1 are the only first moves that keep the draw.
+#[test]
+fn neutreeko_first_hint_and_engine_move_use_the_tablebase() {
+    let drawing = ["b1c1", "d1c1"];
+    let hint_args = [
+        "play",
+        "--game",
+        "neutreeko",
+        "--p1",
+        "human",
+        "--p2",
+        "human",
+        "--movetime",
+        "20",
+    ];
+    let (code, out, err) = run(&hint_args, b"hint\nquit\n", Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{err}");
+    let hint = out
+        .lines()
+        .find_map(|line| line.split("Hint: ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no hint in:\n{out}"));
+    assert!(drawing.contains(&hint), "hint {hint} at ply 0:\n{out}");
+    let engine_args = [
+        "play",
+        "--game",
+        "neutreeko",
+        "--p1",
+        "engine",
+        "--p2",
+        "human",
+        "--movetime",
+        "20",
+    ];
+    let (code, out, err) = run(&engine_args, b"quit\n", Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{err}");
+    let played = out
+        .lines()
+        .find_map(|line| line.split(" plays ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no engine move in:\n{out}"));
+    assert!(
+        drawing.contains(&played),
+        "engine played {played} at ply 0:\n{out}"
+    );
+}
+
+#[test]
+fn linetris_column_off_the_board_is_explained() {
+    let args = [
+        "play", "--game", "linetris", "--option", "Cols=4", "--p1", "human", "--p2", "human",
+    ];
+    let (code, out, err) = run(&args, b"5\nquit\n", Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("Column 5 is off this 4-column board (columns 1-4)."),
+        "{out}"
+    );
+}
+
 #[test]
 fn bad_command_lines_are_refused_with_exit_code_2() {
     for args in [

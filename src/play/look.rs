@@ -131,7 +131,7 @@ const FROZEN_FOREST: Look = Look {
     ],
     numbered_columns: false,
     named_ranks: true,
-    rules: "Moves name the square moved to (e5). Yuki steps onto a tree from which she sees\n\
+    rules: "Moves name the square moved to (e5). Yuki steps onto a tree from which he sees\n\
             Mina and eats it; Mina slides to a square hidden from Yuki. Whoever cannot move loses.",
 };
 
@@ -194,6 +194,13 @@ mod tests {
             }
         }
         assert_eq!(look("chess").side_name(1), "p2");
+        // Yuki is "he" and Mina "she", as in the rules module (frozenforest/mod.rs).
+        let rules = look("frozenforest").rules;
+        assert!(
+            rules.contains("Yuki steps onto a tree from which he sees"),
+            "{rules}"
+        );
+        assert!(rules.contains("Mina slides"), "{rules}");
         assert_eq!(look("neutreeko").side_name(0), "black (p1)");
     }
 }

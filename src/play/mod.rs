@@ -359,8 +359,8 @@ impl<G: Game> Play<G> {
     }
 
     fn run(mut self) {
-        // Built-in tables (the Neutreeko tablebase) build in the background now; until
-        // they are ready the engine searches without them.
+        // Built-in tables (the Neutreeko tablebase) build in the background while the
+        // board is drawn and the human thinks; `search` waits for them.
         G::prepare_tables();
         self.intro();
         loop {
@@ -511,6 +511,11 @@ impl<G: Game> Play<G> {
             ..SearchLimits::default()
         };
         let stop = Arc::new(AtomicBool::new(false));
+        // A game's built-in tables (the Neutreeko tablebase) decide its best moves; a
+        // search that starts before they are built plays without them (b1b4 at ply 0,
+        // a lost move). So every engine move and hint waits for them, once: this
+        // returns at once for games without tables and after the build.
+        G::await_tables(&stop);
         let state = self.record.state().clone();
         let history = self.record.history().to_vec();
         self.searcher
@@ -682,6 +687,14 @@ impl<G: Game> Play<G> {
                         near.join(" ")
                     )
                 };
+                self.say(&message);
+                false
+            }
+            Err(MoveError::OffBoard { why, .. }) => {
+                let mut message = format!("{why}. Type 'moves' to list the legal moves.");
+                if let Some(first) = message.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
                 self.say(&message);
                 false
             }

@@ -40,9 +40,11 @@
 //!
 //! Messages say what, where and why: `unknown command 'frobnicate'`, `go: 'depth' needs a whole
 //! number, found 'abc'`, `position: expected 'startpos' or 'fen', found 'foo'`, `setoption:
-//! expected 'name'`, `isready: unexpected extra text 'now'`. Text quoted from the input is cut
-//! after 40 characters (`…`) and its control characters are escaped (`\u{1b}`), so that a message
-//! is always one short printable line fit for `info string error: …`. The parser never panics.
+//! expected 'name'`, `isready: unexpected extra text 'now'`. Text quoted from the input goes
+//! through [`crate::game::quote`], shared with the games' FEN and move messages: control
+//! characters are escaped (`\u{1b}`) and the result is cut after 40 characters (`…`), so that a
+//! message is always one short printable line fit for `info string error: …`. The parser never
+//! panics.
 //!
 //! # A note on nom 8
 //!
@@ -65,6 +67,7 @@ use nom::{
 };
 
 use super::command::{Command, Go, Limits, Query, StartPosition};
+use crate::game::quote;
 
 /// Why a line is not a command: what, where and why, for `info string error: …`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -153,25 +156,6 @@ type Res<'a, T> = IResult<&'a str, T, Problem>;
 /// Stops the parse with a message for the user.
 fn failure<T>(message: String) -> Result<T, nom::Err<Problem>> {
     Err(nom::Err::Failure(Problem::Says(message)))
-}
-
-/// Input text for a message: quoted, control characters escaped, cut after 40 characters.
-fn quote(text: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    let mut quoted = String::from("'");
-    for (count, c) in text.chars().enumerate() {
-        if count == MAX_CHARS {
-            quoted.push('…');
-            break;
-        }
-        if c.is_control() {
-            quoted.extend(c.escape_default());
-        } else {
-            quoted.push(c);
-        }
-    }
-    quoted.push('\'');
-    quoted
 }
 
 fn is_separator(c: char) -> bool {

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::game::QUOTED_CHARS;
+
 /// One option line of the handshake.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum OptionLine {
@@ -66,8 +68,13 @@ pub enum Response {
     Text(String),
 }
 
-/// The longest error text printed; longer ones (a 100 kB unknown command) are cut.
-const MAX_ERROR_CHARS: usize = 300;
+/// The longest `info string error: …` line, in characters. Input quoted in a message is
+/// already cut to [`QUOTED_CHARS`], so only a message with very many excerpts (or a bug)
+/// reaches this; it is the last guarantee that an error is one short line.
+pub const MAX_ERROR_LINE_CHARS: usize = 300;
+
+/// The start of every error line.
+const ERROR_PREFIX: &str = "info string error: ";
 
 impl fmt::Display for OptionLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -131,12 +138,13 @@ impl fmt::Display for Response {
             }
             Response::InfoString(text) => write!(f, "info string {}", one_line(text)),
             Response::Error(text) => {
-                let text = one_line(text);
-                if text.chars().count() > MAX_ERROR_CHARS {
-                    let cut: String = text.chars().take(MAX_ERROR_CHARS).collect();
-                    write!(f, "info string error: {cut}…")
+                let text = cut_excerpts(&one_line(text));
+                let room = MAX_ERROR_LINE_CHARS - ERROR_PREFIX.chars().count();
+                if text.chars().count() > room {
+                    let cut: String = text.chars().take(room - 1).collect();
+                    write!(f, "{ERROR_PREFIX}{cut}…")
                 } else {
-                    write!(f, "info string error: {text}")
+                    write!(f, "{ERROR_PREFIX}{text}")
                 }
             }
             Response::Answer(text) => {
@@ -164,6 +172,51 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
+/// Cuts every excerpt of input in an error text to [`QUOTED_CHARS`] characters (then
+/// `…`): text in single quotes (`unknown option '…'`), and a bracketed word without
+/// spaces (`move 3 (…)`). Messages built with [`crate::game::quote`] are cut already;
+/// this also holds the promise of protocol.md for any message that quotes input by
+/// hand. A quote opens at the start of a word and closes at the first `'` that ends
+/// one, so apostrophes inside words (`game's`) are left alone.
+fn cut_excerpts(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let starts_word = |i: usize| i == 0 || chars[i - 1].is_whitespace() || chars[i - 1] == '(';
+    let ends_word = |i: usize| {
+        chars
+            .get(i + 1)
+            .is_none_or(|c| c.is_whitespace() || ")]:;,.!?".contains(*c))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let open = chars[i];
+        let close = match open {
+            '\'' if starts_word(i) => {
+                (i + 1..chars.len()).find(|&j| chars[j] == '\'' && ends_word(j))
+            }
+            '(' if starts_word(i) => (i + 1..chars.len())
+                .find(|&j| chars[j] == ')' || chars[j].is_whitespace())
+                .filter(|&j| chars[j] == ')'),
+            _ => None,
+        };
+        match close {
+            // 40 characters and a `…` from `quote` are left as they are.
+            Some(j) if j - i - 1 > QUOTED_CHARS + 1 => {
+                out.push(open);
+                out.extend(&chars[i + 1..i + 1 + QUOTED_CHARS]);
+                out.push('…');
+                out.push(chars[j]);
+                i = j + 1;
+            }
+            _ => {
+                out.push(open);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,7 +234,8 @@ mod tests {
             "info string error: bad\\nthing"
         );
         let long = Response::Error("x".repeat(100_000)).to_string();
-        assert!(long.len() < 400);
+        assert_eq!(long.chars().count(), MAX_ERROR_LINE_CHARS);
+        assert!(long.ends_with('…'));
         let info = Response::Info(InfoLine {
             depth: 3,
             seldepth: 5,
@@ -205,5 +259,41 @@ mod tests {
             combo.to_string(),
             "option name Game type combo default talpa var linetris var talpa"
         );
+    }
+
+    #[test]
+    fn quoted_input_in_errors_is_cut_after_40_characters() {
+        let x40 = "x".repeat(40);
+        let long = "x".repeat(500);
+        let error = |text: String| Response::Error(text).to_string();
+        assert_eq!(
+            error(format!("unknown option '{long}'")),
+            format!("info string error: unknown option '{x40}…'")
+        );
+        assert_eq!(
+            error(format!("position: move 1 ({long}): '{long}' is not a move")),
+            format!("info string error: position: move 1 ({x40}…): '{x40}…' is not a move")
+        );
+        // Quotes with spaces or apostrophes inside, and one already cut by `quote`.
+        let words = "a b ".repeat(100);
+        assert_eq!(
+            error(format!("unknown option '{words}it's'")),
+            format!("info string error: unknown option '{}…'", &words[..40])
+        );
+        let cut = crate::game::quote(&long);
+        assert_eq!(
+            error(format!("x {cut}")),
+            format!("info string error: x {cut}")
+        );
+        // Prose is untouched: apostrophes in words, short quotes, long bracketed prose.
+        let prose = "'9' is not a move in this game's notation (a move here looks like \
+                     one of the column numbers from 1 to 7)";
+        assert_eq!(
+            error(prose.to_string()),
+            format!("info string error: {prose}")
+        );
+        // A quote that never closes is left alone (and the line cap still holds).
+        let open = error(format!("it's '{long}"));
+        assert_eq!(open.chars().count(), MAX_ERROR_LINE_CHARS);
     }
 }

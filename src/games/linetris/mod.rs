@@ -25,7 +25,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 use crate::game::split_fen;
 use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value,
-    format_fen_board, parse_fen_board, plain_diagram,
+    format_fen_board, labelled_diagram, parse_fen_board,
 };
 use bits::Geometry;
 
@@ -499,8 +499,14 @@ impl Game for Linetris {
             return Err(syntax());
         }
         let col: u32 = text.parse().map_err(|_| syntax())?;
-        if col == 0 || col > self.cols() {
-            return Err(syntax());
+        let cols = self.cols();
+        if col > cols {
+            // A column number, just not one of this board's: say so rather than
+            // calling it foreign notation.
+            return Err(MoveError::OffBoard {
+                text: text.to_string(),
+                why: format!("column {col} is off this {cols}-column board (columns 1-{cols})"),
+            });
         }
         Ok(Move((col - 1) as u8))
     }
@@ -527,7 +533,9 @@ impl Game for Linetris {
             .into_iter()
             .map(|line| line.into_iter().map(|c| c.unwrap_or('.')).collect())
             .collect();
-        plain_diagram(&rows)
+        // Columns are labelled by number: a move is the column number.
+        let columns: Vec<String> = (1..=self.cols()).map(|col| col.to_string()).collect();
+        labelled_diagram(&rows, &columns)
     }
 
     fn count_moves(&self) -> u64 {
@@ -578,12 +586,23 @@ mod tests {
         assert_eq!(s.count_moves(), 7);
         assert_eq!(s.format_move(Move(3)), "4");
         assert_eq!(s.parse_move("7"), Ok(Move(6)));
-        for bad in ["0", "8", "07", "", "a", "-1", "+1", "1 ", "100"] {
+        for bad in ["0", "07", "", "a", "-1", "+1", "1 ", "100"] {
             assert!(
                 matches!(s.parse_move(bad), Err(MoveError::Syntax(_))),
                 "{bad:?}"
             );
         }
+        // A column number off this board is notation, just not on this board.
+        for off in ["8", "10", "99"] {
+            assert!(
+                matches!(s.parse_move(off), Err(MoveError::OffBoard { .. })),
+                "{off:?}"
+            );
+        }
+        assert_eq!(
+            s.parse_move("8").unwrap_err().to_string(),
+            "column 8 is off this 7-column board (columns 1-7)"
+        );
         assert!(s.repetition_rule());
     }
 
