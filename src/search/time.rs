@@ -73,11 +73,12 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
         } else {
             // Share what is left among the moves to come, after keeping the overhead of
             // each of them and of this one. When nothing is left that way (a clock of
-            // a few overheads), a small share of what remains still keeps the total
-            // of every later move below the clock.
+            // a few overheads), a small share of what remains (1/400 soft, 1/200 hard
+            // with 25 moves to go) keeps a reserve for the latencies of a long game:
+            // at 100 ms a game, Frozen Forest's 100 moves a side.
             let pool =
                 (time + inc * (moves_to_go - 1)).saturating_sub(overhead * (moves_to_go + 1));
-            let floor = usable / (4 * moves_to_go);
+            let floor = usable / (16 * moves_to_go);
             let soft = (pool / moves_to_go).min(usable / 2).max(floor);
             let hard = (soft * HARD_PER_SOFT).min(usable / HARD_SHARE + inc / 2);
             // Never past the flag, whatever the increment.
@@ -182,9 +183,9 @@ mod tests {
     #[test]
     fn short_clocks_keep_the_overhead_of_every_move_to_come() {
         // 100 ms + 0 with a 10 ms overhead: nothing to share after 26 overheads, so
-        // a hundredth of the 90 ms left is the soft budget, three times that the hard.
+        // 1/400 of the 90 ms left is the soft budget, three times that the hard.
         let b = budget(&clock(100, 0), 10);
-        assert_eq!((b.soft, b.hard), (us(900), us(2_700)));
+        assert_eq!((b.soft, b.hard), (us(225), us(675)));
         let b = budget(&clock(100, 0), 1);
         assert_eq!((b.soft, b.hard), (us(2_960), us(8_880)));
         // An exhausted clock still gives a budget, and never a negative one.

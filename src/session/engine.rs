@@ -68,14 +68,13 @@ pub struct GameEngine<G: Game> {
 }
 
 impl<G: Game> GameEngine<G> {
-    /// The engine at the start position, its transposition table allocated and its
-    /// tables (if the game has any) being built: the preparation that `isready` waits
-    /// for, so that no clocked search pays for it.
+    /// The engine at the start position, its transposition table allocated, so that
+    /// no clocked search pays for it. The game's own tables are started by the session
+    /// ([`Engine::prepare_tables`]) when the game is chosen, or by the first `isready`.
     pub fn new(config: G::Config, hash_mib: usize) -> Self {
         let record = Record::new(G::start(&config));
         let mut searcher = Searcher::new(hash_mib);
         searcher.prepare();
-        G::prepare_tables();
         GameEngine {
             config,
             record,
@@ -252,6 +251,20 @@ impl<G: Game> Engine for GameEngine<G> {
     ) -> Option<JoinHandle<()>> {
         let record = self.record.clone();
         let searcher = Arc::clone(&self.searcher);
+        // A search of a few milliseconds runs on the session's own thread: starting a
+        // thread is one more wake-up before the search, and on a machine whose cores are
+        // all busy each wake-up may wait for another process's time slice (3-4 ms here),
+        // which a 100 ms game cannot afford on every move. `isready` then waits that
+        // long at most.
+        let inline = match &go {
+            Go::Search(limits) if !limits.infinite => {
+                let side = record.state().side_to_move();
+                time::budget(&clock_of(limits, side), settings.move_overhead_ms)
+                    .hard
+                    .is_some_and(|hard| hard <= INLINE_SEARCH)
+            }
+            _ => false,
+        };
         let job = move || match go {
             Go::Perft(depth) => run_perft(&record, depth, &stop, &out),
             Go::Search(limits) => {
@@ -285,6 +298,10 @@ impl<G: Game> Engine for GameEngine<G> {
                 run_search(&record, &searcher, search_limits, settings, &stop, &out);
             }
         };
+        if inline {
+            job();
+            return None;
+        }
         match std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 * 1024 * 1024)
@@ -299,6 +316,9 @@ impl<G: Game> Engine for GameEngine<G> {
         }
     }
 }
+
+/// The longest search run on the session's thread rather than a thread of its own.
+const INLINE_SEARCH: Duration = Duration::from_millis(5);
 
 /// The clock of `side` in the `go` limits, in the time manager's terms.
 fn clock_of(limits: &crate::protocol::Limits, side: Player) -> time::Clock {

@@ -22,7 +22,6 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -43,7 +42,7 @@ pub const ENGINE_AUTHOR: &str = "the tabuleiro developers";
 const HASH_DEFAULT: i64 = 16;
 const HASH_MAX: i64 = 16_384;
 /// Time lost between engine and arena per move, ms.
-const OVERHEAD_DEFAULT: i64 = 10;
+const OVERHEAD_DEFAULT: i64 = 20;
 const OVERHEAD_MAX: i64 = 5_000;
 /// Input lines longer than this are rejected (the rest of the line is skipped).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -163,9 +162,9 @@ impl Session {
         self.reap_finished_search();
         match command {
             Command::IsReady => {
-                // Ready means prepared: a game's tables (the Neutreeko tablebase),
-                // started when the game or the option was set, are awaited here. The
-                // transposition table was allocated then too.
+                // Ready means prepared: a game's tables (the Neutreeko tablebase) are
+                // started if need be and awaited here. The transposition table was
+                // allocated when the game or `Hash` was set.
                 self.engine.await_tables();
                 self.out.send(Response::ReadyOk);
             }
@@ -419,6 +418,11 @@ impl Session {
     fn select_game(&mut self, name: &str) -> Result<(), String> {
         let name = games::canonical(name).ok_or_else(|| unknown_game(name))?;
         self.engine = build(name, &self.game_values, self.hash_mib)?;
+        // A game chosen is a game to be played: its tables start building now, and
+        // the next `isready` waits for them. (The game a process starts with waits for
+        // the first `isready`, so that an arena that switches games at once never
+        // builds a table it does not need while its first games are played.)
+        self.engine.prepare_tables();
         Ok(())
     }
 
@@ -561,14 +565,16 @@ enum Input {
 }
 
 /// Speaks the protocol on standard input and output until `quit` or the end of input.
+///
+/// The session reads standard input itself: a search runs on its own thread, so the
+/// session is free to read while it thinks. A reader thread handing lines over would add
+/// one more thread to wake between the arrival of `go` and the search, and on a busy
+/// machine every wake-up may wait for a time slice of another process.
 pub fn run(game: &str) -> Result<(), String> {
     let mut session = Session::new(Output::stdout(), game)?;
-    let (sender, receiver) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("reader".to_string())
-        .spawn(move || read_lines(sender))
-        .map_err(|e| format!("cannot start the input thread: {e}"))?;
-    for input in receiver {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    while let Some(input) = read_line(&mut reader) {
         let flow = match input {
             Input::Line(line, received) => session.handle_line_at(&line, received),
             Input::Bad(why) => {
@@ -580,64 +586,57 @@ pub fn run(game: &str) -> Result<(), String> {
             return Ok(());
         }
     }
-    // The end of input means quit, once a search with limits has had its say.
+    // The end of input means quit, once a task that ends by itself has had its say.
     session.finish_search();
     Ok(())
 }
 
-/// Reads stdin line by line (bytes, so that bad UTF-8 and huge lines are reported, not
-/// fatal) and sends each line to the session.
-fn read_lines(sender: mpsc::Sender<Input>) {
-    let stdin = std::io::stdin();
-    let mut reader = stdin.lock();
+/// Reads one line (bytes, so that bad UTF-8 and huge lines are reported, not fatal);
+/// `None` at the end of input or on a read error.
+fn read_line(reader: &mut impl BufRead) -> Option<Input> {
+    let mut line = Vec::new();
+    let mut too_long = false;
     loop {
-        let mut line = Vec::new();
-        let mut too_long = false;
-        loop {
-            let buffer = match reader.fill_buf() {
-                Ok(buffer) => buffer,
-                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return,
-            };
-            if buffer.is_empty() {
-                if line.is_empty() && !too_long {
-                    return;
-                }
-                break;
-            }
-            let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
-                Some(end) => (&buffer[..end], Some(end + 1)),
-                None => (buffer, None),
-            };
-            if line.len() + chunk.len() <= MAX_LINE_BYTES {
-                line.extend_from_slice(chunk);
-            } else {
-                too_long = true;
-            }
-            let used = done.unwrap_or(buffer.len());
-            reader.consume(used);
-            if done.is_some() {
-                break;
-            }
-        }
-        let received = Instant::now();
-        let input = if too_long {
-            Input::Bad(format!(
-                "line longer than {MAX_LINE_BYTES} bytes ignored (it began '{}')",
-                String::from_utf8_lossy(&line[..line.len().min(40)])
-            ))
-        } else {
-            match String::from_utf8(line) {
-                Ok(text) => Input::Line(text, received),
-                Err(error) => Input::Bad(format!(
-                    "line is not valid UTF-8 (byte {} is bad): '{}'",
-                    error.utf8_error().valid_up_to(),
-                    String::from_utf8_lossy(error.as_bytes())
-                )),
-            }
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
         };
-        if sender.send(input).is_err() {
-            return;
+        if buffer.is_empty() {
+            if line.is_empty() && !too_long {
+                return None;
+            }
+            break;
+        }
+        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buffer[..end], Some(end + 1)),
+            None => (buffer, None),
+        };
+        if line.len() + chunk.len() <= MAX_LINE_BYTES {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+        }
+        let used = done.unwrap_or(buffer.len());
+        reader.consume(used);
+        if done.is_some() {
+            break;
         }
     }
+    let received = Instant::now();
+    Some(if too_long {
+        Input::Bad(format!(
+            "line longer than {MAX_LINE_BYTES} bytes ignored (it began '{}')",
+            String::from_utf8_lossy(&line[..line.len().min(40)])
+        ))
+    } else {
+        match String::from_utf8(line) {
+            Ok(text) => Input::Line(text, received),
+            Err(error) => Input::Bad(format!(
+                "line is not valid UTF-8 (byte {} is bad): '{}'",
+                error.utf8_error().valid_up_to(),
+                String::from_utf8_lossy(error.as_bytes())
+            )),
+        }
+    })
 }
