@@ -34,6 +34,20 @@ only the protocol. The protocol is described in protocol.md.",
     )
 }
 
+fn bench_usage() -> String {
+    format!(
+        "Usage: tabuleiro bench [DEPTH]
+
+Searches fixed positions of every game ({names}) from a cleared table, each to
+its game's bench depth or to DEPTH (1..64), and prints an 'info string' line per
+game, then 'N nodes M nps'. N, the node count, is the search's signature: it
+changes only when search or move generation behaviour changes. The Neutreeko
+tablebase is not used. Over UGI, 'bench [DEPTH]' does the same; 'stop' or 'quit'
+end it early, without the last line.",
+        names = games::NAMES.join(", "),
+    )
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -43,7 +57,15 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("tabuleiro: {message}");
-            eprintln!("Try 'tabuleiro --help'.");
+            // The help of the subcommand that failed, if one did.
+            let help = match args
+                .iter()
+                .find(|a| ["play", "match", "bench"].contains(&a.as_str()))
+            {
+                Some(command) => format!("tabuleiro {command} --help"),
+                None => "tabuleiro --help".to_string(),
+            };
+            eprintln!("Try '{help}'.");
             ExitCode::from(2)
         }
     }
@@ -83,6 +105,10 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             "bench" => {
                 let depth = match rest.next() {
+                    Some(help) if matches!(help.as_str(), "-h" | "--help" | "help") => {
+                        println!("{}", bench_usage());
+                        return Ok(());
+                    }
                     Some(text) => Some(
                         text.parse::<u32>()
                             .ok()

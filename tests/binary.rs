@@ -6,6 +6,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+#[path = "common/hog.rs"]
+mod hog;
+use hog::Hog;
+
 const WAIT: Duration = Duration::from_secs(20);
 
 struct Engine {
@@ -223,4 +227,61 @@ fn bench_from_the_shell_is_deterministic() {
     let first = run();
     assert!(first > 0);
     assert_eq!(first, run());
+}
+
+#[test]
+fn bench_help_prints_its_usage() {
+    let help = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
+        .args(["bench", "--help"])
+        .output()
+        .expect("runs");
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(text.contains("Usage: tabuleiro bench [DEPTH]"), "{text}");
+}
+
+/// The only first moves of Neutreeko that do not lose (SPEC: the start is a draw).
+const DRAWING_FIRST_MOVES: [&str; 2] = ["b1c1", "d1c1"];
+
+/// A fresh engine's first Neutreeko move after `isready`, at `go movetime 10`.
+fn first_neutreeko_move() -> String {
+    let mut engine = Engine::start(&["--game", "fabrik"]);
+    engine.send("setoption name Game value neutreeko");
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("position startpos");
+    engine.send("go movetime 10");
+    let lines = engine.until("bestmove");
+    engine.send("quit");
+    let last = lines.last().cloned().unwrap_or_default();
+    last.trim_start_matches("bestmove ").to_string()
+}
+
+#[test]
+fn a_fresh_engine_plays_from_its_table_after_isready() {
+    // Before, the table was built in the background and a clocked search ran without
+    // it until it was ready: b1b4, a proven loss.
+    let mv = first_neutreeko_move();
+    assert!(DRAWING_FIRST_MOVES.contains(&mv.as_str()), "{mv}");
+    let _hog = Hog::start();
+    let mv = first_neutreeko_move();
+    assert!(
+        DRAWING_FIRST_MOVES.contains(&mv.as_str()),
+        "under load: {mv}"
+    );
+}
+
+#[test]
+fn a_clock_of_increments_alone_still_ends_the_search() {
+    // It once searched for ever: no time left given meant no time limit.
+    let mut engine = Engine::start(&["--game", "fabrik"]);
+    engine.send("position startpos moves f6 d4 pass");
+    engine.send("go p1inc 100 p2inc 100");
+    let lines = engine.until("bestmove");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
+    engine.send("go p2time 200");
+    let lines = engine.until("bestmove");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
 }

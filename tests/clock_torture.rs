@@ -12,12 +12,13 @@
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tabuleiro::games;
+
+#[path = "common/hog.rs"]
+mod hog;
+use hog::Hog;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
@@ -37,41 +38,6 @@ const ABNORMAL: [&str; 6] = [
     "garbage",
     "malformed",
 ];
-
-/// Busy threads, one per core, stopped and joined when dropped (also on a panic).
-struct Hog {
-    stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<u64>>,
-}
-
-impl Hog {
-    fn start() -> Hog {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let stop = Arc::new(AtomicBool::new(false));
-        let threads = (0..cores)
-            .map(|_| {
-                let stop = Arc::clone(&stop);
-                std::thread::spawn(move || {
-                    let mut spins = 0u64;
-                    while !stop.load(Ordering::Relaxed) {
-                        spins = std::hint::black_box(spins.wrapping_add(1));
-                    }
-                    spins
-                })
-            })
-            .collect();
-        Hog { stop, threads }
-    }
-}
-
-impl Drop for Hog {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
-    }
-}
 
 /// The string value of `"key":"…"` in one of our JSON lines.
 fn field<'a>(line: &'a str, key: &str) -> &'a str {

@@ -75,6 +75,7 @@ impl<G: Game> GameEngine<G> {
         let record = Record::new(G::start(&config));
         let mut searcher = Searcher::new(hash_mib);
         searcher.prepare();
+        warm_up(record.state());
         GameEngine {
             config,
             record,
@@ -84,6 +85,20 @@ impl<G: Game> GameEngine<G> {
 
     pub fn record(&self) -> &Record<G> {
         &self.record
+    }
+}
+
+/// Touches what a game builds on first use (sight and geometry tables), so that the
+/// first `go` does not pay for it: one move generated, played and evaluated.
+fn warm_up<G: Game>(start: &G) {
+    let mut moves = Vec::new();
+    start.generate_moves(&mut moves);
+    if let Some(&mv) = moves.first() {
+        let mut child = start.clone();
+        child.play(mv);
+        let mut replies = Vec::new();
+        child.generate_moves(&mut replies);
+        std::hint::black_box(child.evaluate());
     }
 }
 
