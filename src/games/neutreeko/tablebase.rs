@@ -944,8 +944,8 @@ fn build_threads() -> usize {
 }
 
 /// Starts building the process's table on a background thread, unless it is disabled,
-/// built, or being built. The engine calls it on `isready` and `go` while Neutreeko is
-/// the game (never earlier: the UGI rule).
+/// built, or being built. The session calls it when Neutreeko is chosen or the option
+/// turned on, and `isready` and `go` (through [`wait`]) when it is the game.
 pub fn request() {
     if !enabled() || STARTED.swap(true, Ordering::SeqCst) {
         return;
@@ -954,7 +954,11 @@ pub fn request() {
         .name("tablebase".to_string())
         .spawn(|| {
             let started = std::time::Instant::now();
-            match Table::build(build_threads()) {
+            // `isready` waits for the table: a build that panicked must still say it
+            // failed, or it would wait for ever.
+            let built = std::panic::catch_unwind(|| Table::build(build_threads()))
+                .unwrap_or_else(|_| Err("the build panicked".to_string()));
+            match built {
                 Ok(table) => {
                     log::debug!("neutreeko tablebase built in {:?}", started.elapsed());
                     let _ = TABLE.set(table);
