@@ -18,7 +18,10 @@ use tabuleiro::games;
 
 #[path = "common/hog.rs"]
 mod hog;
+#[path = "common/process.rs"]
+mod process;
 use hog::Hog;
+use process::wait_with_limit;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
@@ -88,20 +91,9 @@ fn torture(game: &str, control: &[&str], games_per_run: u32) -> (String, Vec<Str
         .stderr(Stdio::piped())
         .spawn()
         .expect("start tabuleiro");
-    let began = Instant::now();
     // A bound against hanging, far above what the games take.
     let limit = Duration::from_secs(60 + 30 * u64::from(games_per_run));
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if began.elapsed() > limit {
-            child.kill().ok();
-            child.wait().ok();
-            panic!("{game} {control:?}: the match ran over {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_with_limit(&mut child, limit, &format!("{game} {control:?}: the match"));
     let text = std::fs::read_to_string(&out).unwrap_or_default();
     std::fs::remove_file(&out).ok();
     let label = format!("{game} {}", control.join(" "));

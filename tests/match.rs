@@ -5,10 +5,14 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tabuleiro::game::{Game, default_config};
 use tabuleiro::games::{self, GameVisitor};
+
+#[path = "common/process.rs"]
+mod process;
+use process::wait_with_limit;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
@@ -42,18 +46,7 @@ fn run_match(args: &[&str], out_name: &str, limit: Duration) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start tabuleiro");
-    let began = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if began.elapsed() > limit {
-            child.kill().ok();
-            child.wait().ok();
-            panic!("tabuleiro match {args:?} ran over {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_with_limit(&mut child, limit, &format!("tabuleiro match {args:?}"));
     let mut stdout = String::new();
     let mut stderr = String::new();
     child

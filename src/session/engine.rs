@@ -317,17 +317,26 @@ impl<G: Game> Engine for GameEngine<G> {
             job();
             return None;
         }
-        match std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(job.clone())
-        {
-            Ok(handle) => Some(handle),
-            Err(error) => {
-                log::warn!("could not start a search thread ({error}); searching inline");
-                job();
-                None
-            }
+        spawn_worker("search", job)
+    }
+}
+
+/// Runs `job` on a worker thread named `name` (with room for deep recursion), or on
+/// the calling thread if no thread can be started; the handle when it is a thread.
+pub fn spawn_worker(
+    name: &str,
+    job: impl FnOnce() + Send + Clone + 'static,
+) -> Option<JoinHandle<()>> {
+    match std::thread::Builder::new()
+        .name(name.to_string())
+        .stack_size(64 * 1024 * 1024)
+        .spawn(job.clone())
+    {
+        Ok(handle) => Some(handle),
+        Err(error) => {
+            log::warn!("could not start a {name} thread ({error}); running it inline");
+            job();
+            None
         }
     }
 }

@@ -320,18 +320,7 @@ impl Session {
                 None => out.send(Response::InfoString("bench stopped".to_string())),
             }
         };
-        let handle = match std::thread::Builder::new()
-            .name("bench".to_string())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(job.clone())
-        {
-            Ok(handle) => Some(handle),
-            Err(error) => {
-                log::warn!("could not start a bench thread ({error}); running it inline");
-                job();
-                None
-            }
-        };
+        let handle = engine::spawn_worker("bench", job);
         self.search = Some(RunningSearch {
             stop,
             task: Task::Finite,
