@@ -7,11 +7,8 @@
 //! The weights live in [`Weights`] so that variants can be played against each other
 //! (see `examples/frozenforest_match.rs`); [`Weights::DEFAULT`] is the one that won.
 //!
-//! Measured (engine as Yuki against a random Mina, 30,000 nodes per move; Mina's role
-//! is won by every variant): weighing Mina's mobility 30 instead of 12 raised Yuki's
-//! score from 29/100 to 48/100 games. The other terms (`yuki_reach2`, `food`, `kills`,
-//! `traps`, a heavier distance) showed no gain over 40-game samples and are off
-//! (weight 0); they stay available to the match harness.
+//! The terms that did not pay are kept at weight 0 for the match harness; the
+//! measurements are in `docs/experiments/frozenforest.md`.
 //!
 //! [`seed_heuristic`] is the reference opponent's evaluation from the issue
 //! (100·reachable trees + 50·trees around − 10·distance − opponent's move count),

@@ -19,57 +19,8 @@
 //! a cell that leaves him no step, a cell of Mina's after which Yuki has a step that
 //! leaves her no hidden cell.
 //!
-//! Measured with `examples/frozenforest_match.rs` (MCTS Yuki at 100 ms per move against
-//! the 2-ply minimax Mina, 30 games each; one game is worth 3.3 %): uniform playouts
-//! 6/20 (30 %); with the immediate wins (1.) 4/20, then 7/30 (22 %); greedy half of the time
-//! for both 43 %
-//! (greedy Mina only 40 %, Yuki only 40 %, 90 % greedy 17-23 %); with the blunder check on
-//! the greedy moves 67 %, and greedy 75 % of the time 70 %, 100 % 7 %; with the check on
-//! the random moves too 70 % (greedy 50 %) and 73 % (greedy 75 %: the policy here). More
-//! time does not buy what the policy misses: without the blunder check, 400 ms per move
-//! scored 31 % (16 games).
-//!
-//! Tried later, none better than this policy (same opponent and time; this policy scored
-//! 72/100 in the same run as the first line): Yuki's greedy key also counting, at half a
-//! hidden cell each, the trees missing among the three he wants around his new cell
-//! (74/100); that plus one hidden cell's worth per tree his step cuts off from him for good
-//! (no walk over trees leads there) 43/50, at four times the weight 40/50 (his losses moved
-//! from late games to pockets dug early into a full forest); Mina greedy half of the time
-//! only 34/50; exploration 0.25 and 1.5 at Mina's nodes only 68/100 and 67/100; all of a
-//! side's best moves checked for blunders, not three, 75/100; a prior in the tree from
-//! these greedy keys (progressive bias, weight 1 and 4, unvisited moves tried best first)
-//! 79/100 (75/100 when run again beside the policy's 77/100) and 69/100; 300 ms per move
-//! 23/30.
-//!
-//! Tried in the session after that, 100 games each unless said (the policy here scored
-//! 76/100 in the same session): UCB1-Tuned exploration (each move's term scaled by its
-//! observed variance; Yuki's winning rates in the tree are only 2-10 %) 67; exploration 0.3
-//! at Yuki's nodes only 76; Yuki placed on a1 or on e5 instead of where the search puts him
-//! (i10) 72 and 72; Mina greedy 95 % of the time 79, the strand and abandon terms above 79,
-//! both together 79; Mina's moves inside the tree drawn from this policy instead of by UCT
-//! (modelling a fallible Mina) half of the time 34, always 55; 30 ms per move 42; 300 ms
-//! per move 40/60. Three findings say why nothing moves the score. A forced-win search
-//! (`examples/frozenforest_solve.rs`: every Mina reply, up to 12 of Yuki's moves) finds a
-//! forced win in none of the positions of three lost games and, in a won game, only from 11
-//! plies before the end: Yuki wins when Mina walks into a trap, not by force. Solved
-//! exactly, Trees 4 and 5 are Mina's from every placement of Yuki's. And static features
-//! (Yuki's steps, Mina's hidden cells, the fewest hidden cells one step leaves her, trees
-//! in Yuki's component and cut off from him, trees around him, distance) barely predict who
-//! wins: a logistic fit on 148 games' positions scored a test log-loss of 0.520 against
-//! 0.536 for a constant, so playouts cut short and scored by such a fit were not tried.
-//!
-//! Scored as the SPEC scores matches (pairs of games with the roles swapped, trees eaten
-//! breaking a 1-1 tie; `frozenforest_match final` prints it), the engine won all 200 pairs
-//! against each opponent (two runs of 100): Mina always wins, and in the games Yuki loses
-//! he still eats far more trees (42-92) than the random or the 2-ply Yuki eats against this
-//! Mina (at most 37; about 18 and 26 on average). Playing for that tie-break inside the
-//! tree was tried and dropped: with a tenth of each playout's reward going by the trees
-//! eaten at its end (a fast win and a slow loss worth more, for either side), the engine
-//! scored 46 of 100 pairs against itself without it (+45 -53 =2, 100 ms per move,
-//! `tabuleiro match`); its Yuki won 18 games to 24 and ate no more trees in his losses (63
-//! to 65 on average). With Yuki's winning rates at 2-10 % in the tree, a tenth of the
-//! reward is not a small share: it weighs as much as the chance of winning it was meant
-//! only to break ties between.
+//! Why this policy, and what else was measured (none better): see
+//! `docs/experiments/frozenforest.md`.
 
 use super::sight::{Cells, bit};
 use super::{FrozenForest, Move, Phase};

@@ -16,12 +16,9 @@
 //!   line through it; such lines count for less (a half with two cells of the bottom
 //!   row empty, a quarter with one).
 //!
-//! Measured in matches (`examples/linetris_match.rs`, 2 or 3 plies of every opening,
-//! both colours, fixed nodes per move): in Connect Four the threat analysis scores
-//! 64% against lines alone (98 games at 5,000 and at 30,000 nodes). In Linetris it did
-//! not pay (48% over 686 games with parity, 44% without: clears shift the rows, and
-//! columns rarely fill), so Linetris uses lines only; there the bottom-row discount
-//! scores 56% against no discount (686 games at 2,000 nodes).
+//! Connect Four (RowClear off) uses the threat analysis; Linetris (RowClear on) uses
+//! lines only, with the bottom-row discount, because that is what won in games
+//! (`docs/experiments/linetris.md`).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -10,21 +10,9 @@
 //!   gives both a capture) but the pieces involved are not: more own pieces in
 //!   contact means more ways to steer the end of the capture phase.
 //!
-//! A material term (10 per piece: every own piece is a removal still to spend) was the
-//! default until games showed it hurts: without it the engine scored 125/200 (62.5%)
-//! at 20,000 nodes a move and 52/100 at 100 ms a move. During the capture phase the
-//! difference only follows the parity of the ply, which only adds odd-even noise.
-//!
-//! Other terms are kept as parameters, off by default, because games did not show
-//! them to help (`examples/talpa_match.rs`, 100-200 games each, fixed 20,000 nodes a
-//! move, against the default of the time): enemy pieces costing 2 in the separation
-//! (40% of 40 games), a removal-phase count of safe removals (51% of 100), enemy
-//! pieces as walls in the removal phase (50% of 100),
-//! the separation with enemy pieces as walls in the capture phase (59% of 100 then
-//! 52% of 200, and it costs a second pair of shortest paths). Touching scored 58% of
-//! 100 then 54.5% of 200 before it became the default. The removal-phase terms
-//! change nothing because self-play games end within a ply or two of the end of the
-//! capture phase: the search sees those ends itself.
+//! Other terms stay as parameters, off by default, because games did not show them to
+//! help; the measurements (and why the material term was dropped) are in
+//! `docs/experiments/talpa.md`.
 
 use super::{Geometry, Move, Talpa};
 use crate::game::{Game, Player};
