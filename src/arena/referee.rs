@@ -10,7 +10,7 @@
 //! - `illegal`: a well-formed move that is not legal here (also `0000` while the game
 //!   goes on); `garbage`: not a move in the game's notation; `malformed`: a `bestmove`
 //!   line without a move or with extra tokens;
-//! - `time`: its clock fell, or it exceeded a fixed `movetime` (see [`request_move`]
+//! - `time`: its clock fell, or it exceeded a fixed `movetime` (see `request_move`
 //!   for the exact rule, which is cutegames' with an optional grace margin);
 //! - `timeout`: no answer within the per-move timeout (beyond movetime, if any) when
 //!   it has no clock; `crash`: its output ended or its input closed.

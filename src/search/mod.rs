@@ -1,4 +1,4 @@
-//! Search: generic iterative-deepening alpha-beta over any [`Game`].
+//! Search: generic iterative-deepening alpha-beta over any [`Game`](crate::game::Game).
 //!
 //! - [`alphabeta`]: the searcher (PVS negamax, transposition table, killers,
 //!   repetition draws inside the search, mate distances, proofs for `go solve`).
