@@ -15,6 +15,8 @@ use crate::protocol::response::Response;
 use crate::rng::Xorshift;
 use crate::search::{SearchLimits, Searcher};
 
+/// The depths `bench` accepts, on the command line and over UGI.
+pub const DEPTHS: std::ops::RangeInclusive<u32> = 1..=64;
 /// Plies of the playouts that give each game's bench positions.
 const PLAYOUT_PLIES: [u32; 4] = [0, 3, 6, 11];
 /// Transposition table for bench, MiB.

@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use tabuleiro::bench;
 use tabuleiro::games;
 use tabuleiro::session;
 
@@ -112,12 +113,15 @@ fn run(args: &[String]) -> Result<(), String> {
                     Some(text) => Some(
                         text.parse::<u32>()
                             .ok()
-                            .filter(|d| (1..=64).contains(d))
-                            .ok_or_else(|| format!("bench depth '{text}' is not 1..64"))?,
+                            .filter(|d| bench::DEPTHS.contains(d))
+                            .ok_or_else(|| {
+                                let (min, max) = (bench::DEPTHS.start(), bench::DEPTHS.end());
+                                format!("bench depth '{text}' is not {min}..{max}")
+                            })?,
                     ),
                     None => None,
                 };
-                let report = tabuleiro::bench::run(depth, &|line| println!("{line}"));
+                let report = bench::run(depth, &|line| println!("{line}"));
                 println!("{}", report.summary());
                 return Ok(());
             }

@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::output::Output;
-use crate::game::{Game, Outcome, Player, Record, Value};
+use crate::game::{Game, Outcome, Player, Record, Value, quote};
 use crate::games::GameVisitor;
 use crate::perft;
 use crate::protocol::response::{InfoLine, InfoScore, Response};
@@ -219,7 +219,7 @@ impl<G: Game> Engine for GameEngine<G> {
             Query::Fen => state.fen(),
             Query::Other(what) => state
                 .query(what)
-                .ok_or_else(|| format!("query: unknown subject '{what}' for {}", G::NAME))?,
+                .ok_or_else(|| format!("query: unknown subject {} for {}", quote(what), G::NAME))?,
         })
     }
 
@@ -266,29 +266,22 @@ impl<G: Game> Engine for GameEngine<G> {
     ) -> Option<JoinHandle<()>> {
         let record = self.record.clone();
         let searcher = Arc::clone(&self.searcher);
+        let budget = match &go {
+            Go::Search(limits) if !limits.infinite => {
+                let side = record.state().side_to_move();
+                time::budget(&clock_of(limits, side), settings.move_overhead_ms)
+            }
+            _ => time::Budget::default(),
+        };
         // A search of a few milliseconds runs on the session's own thread: starting a
         // thread is one more wake-up before the search, and on a machine whose cores are
         // all busy each wake-up may wait for another process's time slice (3-4 ms here),
         // which a 100 ms game cannot afford on every move. `isready` then waits that
         // long at most.
-        let inline = match &go {
-            Go::Search(limits) if !limits.infinite => {
-                let side = record.state().side_to_move();
-                time::budget(&clock_of(limits, side), settings.move_overhead_ms)
-                    .hard
-                    .is_some_and(|hard| hard <= INLINE_SEARCH)
-            }
-            _ => false,
-        };
+        let inline = budget.hard.is_some_and(|hard| hard <= INLINE_SEARCH);
         let job = move || match go {
             Go::Perft(depth) => run_perft(&record, depth, &stop, &out),
             Go::Search(limits) => {
-                let side = record.state().side_to_move();
-                let budget = if limits.infinite {
-                    time::Budget::default()
-                } else {
-                    time::budget(&clock_of(&limits, side), settings.move_overhead_ms)
-                };
                 let search_limits = SearchLimits {
                     depth: limits.depth,
                     nodes: limits.nodes,

@@ -12,8 +12,8 @@
 //!   everything else at once (`go perft`, `go solve`, `bench`); see [`Task`].
 //! - Preparation (the transposition table, a game's tables) is done when an option or
 //!   the game is set, and `isready` answers once it is complete.
-//! - [`run`] reads standard input on a reader thread that stamps every line with its
-//!   arrival time (a `go`'s clock runs from there) and feeds the session.
+//! - [`run`] reads standard input on the session's own thread and stamps every line
+//!   with its arrival time (a `go`'s clock runs from there).
 
 pub mod engine;
 pub mod output;
@@ -28,7 +28,7 @@ use std::time::Instant;
 pub use engine::{BuildEngine, Engine, GoSettings};
 pub use output::Output;
 
-use crate::game::{Game, OptionKind, OptionSpec};
+use crate::game::{Game, OptionKind, OptionSpec, quote};
 use crate::games::{self, GameVisitor};
 use crate::protocol::response::{OptionLine, Response};
 use crate::protocol::{Command, Go, parse_command};
@@ -72,9 +72,6 @@ struct RunningSearch {
     task: Task,
     handle: Option<JoinHandle<()>>,
 }
-
-/// The bench depths accepted, as on the command line.
-pub const BENCH_DEPTHS: std::ops::RangeInclusive<u32> = 1..=64;
 
 /// One protocol session.
 pub struct Session {
@@ -265,11 +262,12 @@ impl Session {
             }
             Command::Go(go) => self.go(go, received),
             Command::Bench { depth } => {
-                if let Some(depth) = depth.filter(|d| !BENCH_DEPTHS.contains(d)) {
+                let depths = crate::bench::DEPTHS;
+                if let Some(depth) = depth.filter(|d| !depths.contains(d)) {
                     self.out.send(Response::Error(format!(
                         "bench: depth {depth} is outside {}..{}",
-                        BENCH_DEPTHS.start(),
-                        BENCH_DEPTHS.end()
+                        depths.start(),
+                        depths.end()
                     )));
                     return;
                 }
@@ -416,7 +414,7 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let value_text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+        let value_text = value.ok_or_else(|| format!("option {} needs a value", quote(name)))?;
         match name.to_ascii_lowercase().as_str() {
             "game" => return self.select_game(value_text),
             "hash" => {
@@ -469,7 +467,7 @@ impl Session {
                 .collect()
         };
         if owners.is_empty() {
-            return Err(format!("unknown option '{name}'"));
+            return Err(format!("unknown option {}", quote(name)));
         }
         let mut accepted = Vec::new();
         let mut last_error = String::new();
@@ -498,7 +496,7 @@ impl Session {
         let index = specs
             .iter()
             .position(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown option '{name}'"))?;
+            .ok_or_else(|| format!("unknown option {}", quote(name)))?;
         let spec = specs[index];
         let value = spec
             .kind
@@ -525,7 +523,8 @@ fn spin(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
 
 fn unknown_game(name: &str) -> String {
     format!(
-        "unknown game '{name}' (the games are: {})",
+        "unknown game {} (the games are: {})",
+        quote(name),
         games::NAMES.join(", ")
     )
 }
@@ -615,16 +614,16 @@ fn read_line(reader: &mut impl BufRead) -> Option<Input> {
     let received = Instant::now();
     Some(if too_long {
         Input::Bad(format!(
-            "line longer than {MAX_LINE_BYTES} bytes ignored (it began '{}')",
-            String::from_utf8_lossy(&line[..line.len().min(40)])
+            "line longer than {MAX_LINE_BYTES} bytes ignored (it began {})",
+            quote(&String::from_utf8_lossy(&line[..line.len().min(40)]))
         ))
     } else {
         match String::from_utf8(line) {
             Ok(text) => Input::Line(text, received),
             Err(error) => Input::Bad(format!(
-                "line is not valid UTF-8 (byte {} is bad): '{}'",
+                "line is not valid UTF-8 (byte {} is bad): {}",
                 error.utf8_error().valid_up_to(),
-                String::from_utf8_lossy(error.as_bytes())
+                quote(&String::from_utf8_lossy(error.as_bytes()))
             )),
         }
     })
