@@ -183,35 +183,34 @@ impl Value {
     }
 }
 
-/// What a game-specific exact solver found.
+/// How a match between two engines scores this game (SPEC §2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Solution<M> {
-    pub value: Value,
-    /// A move that keeps the value (none when the game is over).
-    pub best: Option<M>,
-    /// Positions visited to prove it.
-    pub nodes: u64,
+pub enum Scoring {
+    /// Every game counts on its own.
+    Games,
+    /// Games are played in pairs with the roles swapped, and a pair won once by each
+    /// side is broken by a count the game keeps ([`Game::tiebreak_count`]).
+    Pairs(TieBreak),
 }
 
-/// A root move chosen from a built-in table (see [`Game::probe_root`]).
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct RootProbe<M> {
-    pub best: M,
-    /// The value of the position when `best` is played, repetition included.
-    pub value: Value,
-    /// `best` and the best play that follows.
-    pub pv: Vec<M>,
-    /// Positions probed.
-    pub nodes: u64,
-    /// A remark for an `info string` line (`tablebase draw`).
-    pub note: Option<String>,
+/// The count that breaks a 1–1 pair: if both won as p1, the one who counted fewer in
+/// the game it won wins; if both won as p2, the one who counted more as p1 (in the game
+/// it lost) wins; equal counts draw.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TieBreak {
+    /// Its one-word name, as `query` and match records spell it.
+    pub name: &'static str,
+    /// What it counts, in words for match summaries.
+    pub words: &'static str,
 }
 
-/// A game: its rules, notation and evaluation, on one state.
+/// A game: its rules and notation, on one state.
 ///
 /// Implementations are small copyable states. Required methods are the rules;
 /// provided methods are conveniences built on them that a game may override
-/// for speed (e.g. `count_moves` for bulk perft).
+/// for speed (e.g. `count_moves` for bulk perft), and the few rules that only some
+/// games have (repetition, a ply limit, pair scoring). How the engine plays a game
+/// (evaluation, tables, searcher) is [`crate::search::Strategy`]'s business.
 pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// A move. Must be small and `Copy`: it is stored in the transposition table.
     type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
@@ -221,8 +220,8 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The game's name in the protocol (`neutreeko`).
     const NAME: &'static str;
 
-    /// The search depth `bench` uses for this game's positions.
-    const BENCH_DEPTH: u32 = 6;
+    /// How a match scores this game.
+    const SCORING: Scoring = Scoring::Games;
 
     /// The game's options, in a fixed order.
     fn option_specs() -> &'static [OptionSpec];
@@ -278,18 +277,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The canonical text of a move.
     fn format_move(&self, mv: Self::Move) -> String;
 
-    /// Static evaluation from the side to move's point of view, in centi-units roughly
-    /// like centipawns; must stay well inside ±20_000 (mate scores live above).
-    fn evaluate(&self) -> i32;
-
     /// Whether the threefold repetition rule applies to this game under its options.
     fn repetition_rule(&self) -> bool {
         false
-    }
-
-    /// A cheap hint for move ordering, larger first (threats, captures, centre).
-    fn order_hint(&self, _mv: Self::Move) -> i32 {
-        0
     }
 
     /// A human-readable board diagram (for the `d` command), without the FEN line.
@@ -323,56 +313,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         }
     }
 
-    /// A game-specific exact solver for `go solve` (e.g. a Connect Four solver), or
-    /// `None` to let the generic search prove the value. It must return promptly with
-    /// `None` once `stop` is set. The repetition rule is the solver's own business: a
-    /// game with that rule returns `None` where it cannot honour it.
-    fn solve(&self, _stop: &std::sync::atomic::AtomicBool) -> Option<Solution<Self::Move>> {
-        None
-    }
-
-    /// The exact value of this position from a built-in table (a tablebase), if the game
-    /// has one ready; the search trusts it in place of searching. Repetition is ignored.
-    fn probe(&self) -> Option<Value> {
-        None
-    }
-
-    /// The move to play here by a built-in table, with the repetition rule and the
-    /// game's own preferences among equal values (fastest win, slowest loss, traps in a
-    /// draw), or `None` to let the search pick. `history` holds the hashes of the game's
-    /// positions, this one last. The search asks this before anything else at the root.
-    fn probe_root(&self, _history: &[u64]) -> Option<RootProbe<Self::Move>> {
-        None
-    }
-
-    /// Starts building the game's built-in tables in the background, if it has any. The
-    /// engine calls it on `isready` and `go` while this is the game, never earlier (the
-    /// UGI rule: no heavy work before the first `isready`).
-    fn prepare_tables() {}
-
-    /// Waits until the tables `prepare_tables` started are ready (or off, or failed), or
-    /// until `stop` is set. Searches with fixed depth or node limits call it so that their
-    /// result does not depend on how far a background build has got.
-    fn await_tables(_stop: &std::sync::atomic::AtomicBool) {}
-
-    /// The move a Monte-Carlo playout plays here, chosen from `moves` (this position's
-    /// legal moves, never empty) with the help of `random`. Uniform by default; a game
-    /// may bias it towards sensible moves (see [`crate::search::mcts`]).
-    fn playout_move(&self, moves: &[Self::Move], random: u64) -> Self::Move {
-        moves[(random % moves.len() as u64) as usize]
-    }
-
-    /// Whether the engine searches this position with Monte-Carlo tree search rather
-    /// than alpha-beta (a game may choose it for one role, where it was measured to
-    /// play better).
-    fn prefers_mcts(&self) -> bool {
-        false
-    }
-
-    /// Extra lines for the `query` extension that only some games answer (`query
-    /// trees` in Frozen Forest): `Some(answer)` when this game knows `what`.
-    fn query(&self, _what: &str) -> Option<String> {
-        None
+    /// The tie-break count of this position under pair scoring ([`Scoring::Pairs`]);
+    /// 0 for games scored game by game.
+    fn tiebreak_count(&self) -> u32 {
+        0
     }
 }
 

@@ -482,9 +482,6 @@ impl Game for SideOnlyHash {
     fn format_move(&self, mv: Self::Move) -> String {
         self.0.format_move(mv)
     }
-    fn evaluate(&self) -> i32 {
-        self.0.evaluate()
-    }
     fn repetition_rule(&self) -> bool {
         true
     }

@@ -35,6 +35,8 @@ use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     parse_fen_board, plain_diagram, read_square, square_name,
 };
+use crate::search::{NoOracle, Strategy};
+pub use eval::FabrikEval;
 use geometry::{Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
 
 /// The smallest and largest board sides.
@@ -381,9 +383,6 @@ impl Game for Fabrik {
     type Config = Config;
 
     const NAME: &'static str = "fabrik";
-    /// Hundreds of moves per position: depth 3 already takes a while.
-    const BENCH_DEPTH: u32 = 3;
-
     fn option_specs() -> &'static [OptionSpec] {
         &[
             OptionSpec {
@@ -631,14 +630,6 @@ impl Game for Fabrik {
         }
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
     fn diagram(&self) -> String {
         let size = self.size();
         let rows: Vec<Vec<char>> = (0..size)
@@ -667,6 +658,18 @@ impl Game for Fabrik {
                 count
             }
         }
+    }
+}
+
+impl Strategy for Fabrik {
+    type Eval = FabrikEval;
+    type Oracle = NoOracle;
+
+    /// Hundreds of moves per position: depth 3 already takes a while.
+    const BENCH_DEPTH: u32 = 3;
+
+    fn oracle(_config: &Config) -> NoOracle {
+        NoOracle
     }
 }
 

@@ -32,12 +32,13 @@ mod eval;
 mod playout;
 pub mod sight;
 
-pub use eval::{Weights, evaluate_with, seed_heuristic};
+use crate::search::{Method, NoOracle, Strategy};
+pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, order_hint, seed_heuristic};
 
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Scoring, TieBreak,
+    format_fen_board, parse_fen_board, plain_diagram, read_square, square_name,
 };
 use sight::{CELLS, Cells, SIZE, bit, tables};
 
@@ -283,7 +284,11 @@ impl Game for FrozenForest {
     type Config = Config;
 
     const NAME: &'static str = "frozenforest";
-    const BENCH_DEPTH: u32 = 8;
+    /// SPEC §2: games in pairs with roles swapped, trees eaten break a 1–1 tie.
+    const SCORING: Scoring = Scoring::Pairs(TieBreak {
+        name: "trees",
+        words: "trees eaten",
+    });
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS
@@ -452,14 +457,6 @@ impl Game for FrozenForest {
         square_name(cell % SIZE, cell / SIZE)
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
     fn diagram(&self) -> String {
         let rows: Vec<Vec<char>> = (0..SIZE)
             .rev()
@@ -476,19 +473,26 @@ impl Game for FrozenForest {
         u64::from(self.destinations().count_ones())
     }
 
-    fn playout_move(&self, moves: &[Move], random: u64) -> Move {
-        self.playout_choice(moves, random)
+    fn tiebreak_count(&self) -> u32 {
+        self.trees_eaten()
+    }
+}
+
+impl Strategy for FrozenForest {
+    type Eval = FrozenForestEval;
+    type Oracle = NoOracle;
+
+    const BENCH_DEPTH: u32 = 8;
+
+    fn oracle(_config: &Config) -> NoOracle {
+        NoOracle
     }
 
     /// Yuki is searched with MCTS (playout.rs says why); Mina with alpha-beta.
-    fn prefers_mcts(&self) -> bool {
-        self.side == Player::P1
-    }
-
-    fn query(&self, what: &str) -> Option<String> {
-        match what {
-            "trees" => Some(self.trees_eaten().to_string()),
-            _ => None,
+    fn method(&self) -> Method {
+        match self.side {
+            Player::P1 => Method::Mcts,
+            Player::P2 => Method::AlphaBeta,
         }
     }
 }
@@ -514,7 +518,6 @@ mod tests {
             five.fen(),
             "10/10/2ttttt3/2ttttt3/2ttttt3/2ttttt3/2ttttt3/10/10/10 y 0"
         );
-        assert_eq!(full.query("trees").as_deref(), Some("0"));
-        assert_eq!(full.query("nonsense"), None);
+        assert_eq!(full.tiebreak_count(), 0);
     }
 }

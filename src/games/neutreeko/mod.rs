@@ -17,14 +17,19 @@
 //! so it is the same however the position was reached.
 
 mod eval;
+pub mod oracle;
 pub mod tablebase;
+
+use crate::search::Strategy;
+pub use eval::NeutreekoEval;
+pub use oracle::NeutreekoOracle;
 
 use std::sync::OnceLock;
 
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionSpec, Outcome, Player, RootProbe, Value, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionSpec, Outcome, Player, format_fen_board, parse_fen_board,
+    plain_diagram, read_square, square_name,
 };
 
 /// Board side length.
@@ -161,7 +166,6 @@ impl Game for Neutreeko {
     type Config = ();
 
     const NAME: &'static str = "neutreeko";
-    const BENCH_DEPTH: u32 = 10;
 
     fn option_specs() -> &'static [OptionSpec] {
         &[]
@@ -323,16 +327,8 @@ impl Game for Neutreeko {
         format!("{}{}", name(mv.from), name(mv.to))
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
     fn repetition_rule(&self) -> bool {
         true
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
     }
 
     fn diagram(&self) -> String {
@@ -356,22 +352,6 @@ impl Game for Neutreeko {
         plain_diagram(&rows)
     }
 
-    fn probe(&self) -> Option<Value> {
-        tablebase::ready()?.probe(self)
-    }
-
-    fn probe_root(&self, history: &[u64]) -> Option<RootProbe<Move>> {
-        tablebase::ready()?.choose(self, history)
-    }
-
-    fn prepare_tables() {
-        tablebase::request();
-    }
-
-    fn await_tables(stop: &std::sync::atomic::AtomicBool) {
-        tablebase::wait(stop);
-    }
-
     fn count_moves(&self) -> u64 {
         if self.outcome().is_some() {
             return 0;
@@ -384,6 +364,21 @@ impl Game for Neutreeko {
             count += self.destinations(from).count() as u64;
         }
         count
+    }
+}
+
+impl Strategy for Neutreeko {
+    type Eval = NeutreekoEval;
+    type Oracle = NeutreekoOracle;
+
+    const BENCH_DEPTH: u32 = 10;
+
+    fn oracle(_config: &()) -> NeutreekoOracle {
+        NeutreekoOracle::new()
+    }
+
+    fn engine_options() -> &'static [OptionSpec] {
+        NeutreekoOracle::OPTIONS
     }
 }
 

@@ -41,11 +41,11 @@
 //! it is much slower and serves as a benchmark and a cross-check.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::{Move, Neutreeko, SQUARES};
-use crate::game::{Game, Outcome, RootProbe, Value};
+use crate::game::{Game, Outcome, Value};
+use crate::search::RootProbe;
 
 /// 3-subsets of the 25 squares: the rows (the opponent's pieces).
 const SETS: usize = 2300;
@@ -926,79 +926,5 @@ impl Table {
             pv.push(mv);
             state.play(mv);
         }
-    }
-}
-
-// The table of this process: built once, on a background thread, when first asked for.
-
-static TABLE: OnceLock<Table> = OnceLock::new();
-static STARTED: AtomicBool = AtomicBool::new(false);
-static FAILED: AtomicBool = AtomicBool::new(false);
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
-/// Threads the background build uses: one. A second thread does not pay on this 2-core
-/// machine (0.32 s wall with one thread, 0.40 s with two, machine loaded; see the
-/// example `neutreeko_tablebase`), and one leaves a core to a search running meanwhile.
-fn build_threads() -> usize {
-    1
-}
-
-/// Starts building the process's table on a background thread, unless it is disabled,
-/// built, or being built. The session calls it when Neutreeko is chosen or the option
-/// turned on, and `isready` and `go` (through [`wait`]) when it is the game.
-pub fn request() {
-    if !enabled() || STARTED.swap(true, Ordering::SeqCst) {
-        return;
-    }
-    let spawned = std::thread::Builder::new()
-        .name("tablebase".to_string())
-        .spawn(|| {
-            let started = std::time::Instant::now();
-            // `isready` waits for the table: a build that panicked must still say it
-            // failed, or it would wait for ever.
-            let built = std::panic::catch_unwind(|| Table::build(build_threads()))
-                .unwrap_or_else(|_| Err("the build panicked".to_string()));
-            match built {
-                Ok(table) => {
-                    log::debug!("neutreeko tablebase built in {:?}", started.elapsed());
-                    let _ = TABLE.set(table);
-                }
-                Err(why) => {
-                    log::warn!("neutreeko tablebase: {why}");
-                    FAILED.store(true, Ordering::SeqCst);
-                }
-            }
-        });
-    if let Err(why) = spawned {
-        log::warn!("neutreeko tablebase: cannot start the build thread: {why}");
-        FAILED.store(true, Ordering::SeqCst);
-    }
-}
-
-/// Turns the table on or off (option `Tablebase`). Off, it is neither built nor used (a
-/// table already built stays in memory, unused).
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::SeqCst);
-}
-
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
-/// The table, when it is enabled and built.
-pub fn ready() -> Option<&'static Table> {
-    if enabled() { TABLE.get() } else { None }
-}
-
-/// Starts the build if needed and waits until the table is ready, disabled, failed, or
-/// `stop` is set.
-pub fn wait(stop: &AtomicBool) {
-    request();
-    while enabled()
-        && TABLE.get().is_none()
-        && !FAILED.load(Ordering::SeqCst)
-        && !stop.load(Ordering::Relaxed)
-    {
-        std::thread::sleep(Duration::from_millis(2));
     }
 }

@@ -33,7 +33,11 @@ use crate::game::{
     parse_fen_board, plain_diagram, read_square, square_name,
 };
 
-pub use eval::{EvalParams, UNREACHABLE, evaluate_with, safe_removals, separation};
+use crate::search::{NoOracle, Strategy};
+pub use eval::{
+    EvalParams, TalpaEval, UNREACHABLE, evaluate, evaluate_with, order_hint, safe_removals,
+    separation,
+};
 
 /// Smallest board side.
 pub const MIN_SIZE: usize = 4;
@@ -560,14 +564,6 @@ impl Game for Talpa {
         }
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
     fn diagram(&self) -> String {
         let size = self.size();
         let rows: Vec<Vec<char>> = (0..size)
@@ -589,6 +585,15 @@ impl Game for Talpa {
             0 => u64::from(self.pieces[self.side.index()].count_ones()),
             n => u64::from(n),
         }
+    }
+}
+
+impl Strategy for Talpa {
+    type Eval = TalpaEval;
+    type Oracle = NoOracle;
+
+    fn oracle(_config: &Config) -> NoOracle {
+        NoOracle
     }
 }
 
