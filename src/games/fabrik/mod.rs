@@ -35,6 +35,7 @@ use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     parse_fen_board, plain_diagram, read_square, square_name,
 };
+use crate::hash::{GOLDEN_GAMMA, SplitMix64};
 use crate::search::{NoOracle, Strategy};
 pub use eval::FabrikEval;
 use geometry::{Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
@@ -159,15 +160,8 @@ struct Keys {
 fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            // splitmix64
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut keys = SplitMix64::new(GOLDEN_GAMMA);
+        let mut next = || keys.next_u64();
         let mut pieces = [[0; SQUARES]; 3];
         for row in pieces.iter_mut() {
             for key in row.iter_mut() {

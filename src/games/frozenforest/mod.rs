@@ -40,6 +40,7 @@ use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Scoring, TieBreak,
     format_fen_board, parse_fen_board, plain_diagram, read_square, square_name,
 };
+use crate::hash::mix;
 use sight::{CELLS, Cells, SIZE, bit, tables};
 
 /// Marks Yuki or Mina as not yet on the board.
@@ -95,13 +96,6 @@ pub enum Phase {
     PlaceMina,
     /// Both are on the board.
     Play,
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64's finaliser: a bijection with good avalanche.
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl FrozenForest {

@@ -26,6 +26,7 @@ use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     labelled_diagram, parse_fen_board,
 };
+use crate::hash::{GOLDEN_GAMMA, mix};
 use crate::search::Strategy;
 use bits::Geometry;
 pub use eval::LinetrisEval;
@@ -95,13 +96,6 @@ pub struct Linetris {
     side: Player,
     plies: u32,
     rules: Rules,
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64's finaliser: a bijection with good avalanche.
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 const OPTIONS: &[OptionSpec] = &[
@@ -386,7 +380,7 @@ impl Game for Linetris {
             self.pieces[1] as u64,
             (self.pieces[1] >> 64) as u64,
         ] {
-            h = mix(h ^ word).wrapping_add(0x9e37_79b9_7f4a_7c15);
+            h = mix(h ^ word).wrapping_add(GOLDEN_GAMMA);
         }
         h
     }

@@ -31,6 +31,7 @@ use crate::game::{
     FenError, Game, MoveError, OptionSpec, Outcome, Player, format_fen_board, parse_fen_board,
     plain_diagram, read_square, square_name,
 };
+use crate::hash::mix;
 
 /// Board side length.
 pub const SIZE: usize = 5;
@@ -114,13 +115,6 @@ pub(crate) fn tables() -> &'static Tables {
 /// Whether three pieces stand adjacent in a line.
 pub fn is_three_in_a_row(pieces: u32) -> bool {
     tables().lines.iter().any(|&line| line & !pieces == 0)
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64's finaliser: a bijection with good avalanche.
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl Neutreeko {

@@ -32,6 +32,7 @@ use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
     parse_fen_board, plain_diagram, read_square, square_name,
 };
+use crate::hash::SplitMix64;
 
 use crate::search::{NoOracle, Strategy};
 pub use eval::{
@@ -200,29 +201,21 @@ struct Keys {
     blue_to_move: u64,
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 const KEYS: Keys = {
-    let mut seed = 0x7a1f_a000_0000_0001u64;
+    let mut keys = SplitMix64::new(0x7a1f_a000_0000_0001);
     let mut pieces = [[0u64; 128]; 2];
     let mut colour = 0;
     while colour < 2 {
         let mut square = 0;
         while square < 128 {
-            pieces[colour][square] = splitmix(&mut seed);
+            pieces[colour][square] = keys.next_u64();
             square += 1;
         }
         colour += 1;
     }
     Keys {
         pieces,
-        blue_to_move: splitmix(&mut seed),
+        blue_to_move: keys.next_u64(),
     }
 };
 
