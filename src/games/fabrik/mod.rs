@@ -30,10 +30,11 @@ pub mod geometry;
 
 use std::sync::OnceLock;
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, parse_fen_board,
+    read_square, square_name,
 };
 use crate::hash::{GOLDEN_GAMMA, SplitMix64};
 use crate::search::{NoOracle, Strategy};
@@ -377,6 +378,7 @@ impl Game for Fabrik {
     type Config = Config;
 
     const NAME: &'static str = "fabrik";
+    const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
     fn option_specs() -> &'static [OptionSpec] {
         &[
             OptionSpec {
@@ -421,7 +423,7 @@ impl Game for Fabrik {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["x", "o"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "xow")?;
         let size = rows.len();
         if rows[0].len() != size {
@@ -499,21 +501,9 @@ impl Game for Fabrik {
         Ok(position)
     }
 
-    fn fen(&self) -> String {
+    fn board(&self) -> Vec<Vec<Option<char>>> {
         let size = self.size();
-        let rows: Vec<Vec<Option<char>>> = (0..size)
-            .rev()
-            .map(|rank| {
-                (0..size)
-                    .map(|file| self.cell(rank * STRIDE + file))
-                    .collect()
-            })
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'x',
-            Player::P2 => 'o',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+        rows_of(size, size, |file, rank| self.cell(rank * STRIDE + file))
     }
 
     fn side_to_move(&self) -> Player {
@@ -622,19 +612,6 @@ impl Game for Fabrik {
                 format!("{}{}{}", name(mv.from()), name(mv.to()), name(mv.square()))
             }
         }
-    }
-
-    fn diagram(&self) -> String {
-        let size = self.size();
-        let rows: Vec<Vec<char>> = (0..size)
-            .rev()
-            .map(|rank| {
-                (0..size)
-                    .map(|file| self.cell(rank * STRIDE + file).unwrap_or('.'))
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
     }
 
     fn count_moves(&self) -> u64 {

@@ -35,10 +35,11 @@ pub mod sight;
 use crate::search::{Method, NoOracle, Strategy};
 pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, order_hint, seed_heuristic};
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
     FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Scoring, TieBreak,
-    format_fen_board, parse_fen_board, plain_diagram, read_square, square_name,
+    parse_fen_board, read_square, square_name,
 };
 use crate::hash::mix;
 use sight::{CELLS, Cells, SIZE, bit, tables};
@@ -278,6 +279,7 @@ impl Game for FrozenForest {
     type Config = Config;
 
     const NAME: &'static str = "frozenforest";
+    const SIDE_LETTERS: [&'static str; 2] = ["y", "m"];
     /// SPEC §2: games in pairs with roles swapped, trees eaten break a 1–1 tie.
     const SCORING: Scoring = Scoring::Pairs(TieBreak {
         name: "trees",
@@ -310,7 +312,7 @@ impl Game for FrozenForest {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["y", "m"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "tymM")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
             return Err(FenError(format!(
@@ -373,20 +375,8 @@ impl Game for FrozenForest {
         })
     }
 
-    fn fen(&self) -> String {
-        let rows: Vec<Vec<Option<char>>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| self.cell_char(rank * SIZE + file))
-                    .collect()
-            })
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'y',
-            Player::P2 => 'm',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        rows_of(SIZE, SIZE, |file, rank| self.cell_char(rank * SIZE + file))
     }
 
     fn side_to_move(&self) -> Player {
@@ -449,18 +439,6 @@ impl Game for FrozenForest {
     fn format_move(&self, mv: Move) -> String {
         let cell = mv.0 as usize % CELLS;
         square_name(cell % SIZE, cell / SIZE)
-    }
-
-    fn diagram(&self) -> String {
-        let rows: Vec<Vec<char>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| self.cell_char(rank * SIZE + file).unwrap_or('.'))
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
     }
 
     fn count_moves(&self) -> u64 {

@@ -21,10 +21,11 @@ pub mod eval;
 pub mod oracle;
 pub mod solver;
 
+use crate::game::notation::with_dots;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    labelled_diagram, parse_fen_board,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, labelled_diagram,
+    parse_fen_board,
 };
 use crate::hash::{GOLDEN_GAMMA, mix};
 use crate::search::Strategy;
@@ -219,6 +220,7 @@ impl Game for Linetris {
     type Config = Config;
 
     const NAME: &'static str = "linetris";
+    const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
 
     fn without_ply_limit(&self) -> Self {
         let mut unlimited = *self;
@@ -250,7 +252,7 @@ impl Game for Linetris {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["x", "o"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let cells = parse_fen_board(board, "xo")?;
         let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
         for (what, n) in [("rows", rows), ("columns", cols)] {
@@ -305,16 +307,8 @@ impl Game for Linetris {
         Ok(state)
     }
 
-    fn fen(&self) -> String {
-        let side = match self.side {
-            Player::P1 => 'x',
-            Player::P2 => 'o',
-        };
-        format!(
-            "{} {side} {}",
-            format_fen_board(&self.rows_of_cells()),
-            self.plies
-        )
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        self.rows_of_cells()
     }
 
     fn side_to_move(&self) -> Player {
@@ -415,11 +409,7 @@ impl Game for Linetris {
     }
 
     fn diagram(&self) -> String {
-        let rows: Vec<Vec<char>> = self
-            .rows_of_cells()
-            .into_iter()
-            .map(|line| line.into_iter().map(|c| c.unwrap_or('.')).collect())
-            .collect();
+        let rows = with_dots(&self.board());
         // Columns are labelled by number: a move is the column number.
         let columns: Vec<String> = (1..=self.cols()).map(|col| col.to_string()).collect();
         labelled_diagram(&rows, &columns)

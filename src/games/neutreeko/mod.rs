@@ -26,10 +26,11 @@ pub use oracle::NeutreekoOracle;
 
 use std::sync::OnceLock;
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionSpec, Outcome, Player, format_fen_board, parse_fen_board,
-    plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionSpec, Outcome, Player, parse_fen_board, read_square,
+    square_name,
 };
 use crate::hash::mix;
 
@@ -160,6 +161,7 @@ impl Game for Neutreeko {
     type Config = ();
 
     const NAME: &'static str = "neutreeko";
+    const SIDE_LETTERS: [&'static str; 2] = ["b", "w"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[]
@@ -185,7 +187,7 @@ impl Game for Neutreeko {
     }
 
     fn from_fen(_config: &(), fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["b", "w"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "bw")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
             return Err(FenError(format!(
@@ -218,29 +220,17 @@ impl Game for Neutreeko {
         })
     }
 
-    fn fen(&self) -> String {
-        let rows: Vec<Vec<Option<char>>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| {
-                        let bit = 1 << (rank * SIZE + file);
-                        if self.pieces[0] & bit != 0 {
-                            Some('b')
-                        } else if self.pieces[1] & bit != 0 {
-                            Some('w')
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'b',
-            Player::P2 => 'w',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        rows_of(SIZE, SIZE, |file, rank| {
+            let bit = 1 << (rank * SIZE + file);
+            if self.pieces[0] & bit != 0 {
+                Some('b')
+            } else if self.pieces[1] & bit != 0 {
+                Some('w')
+            } else {
+                None
+            }
+        })
     }
 
     fn side_to_move(&self) -> Player {
@@ -323,27 +313,6 @@ impl Game for Neutreeko {
 
     fn repetition_rule(&self) -> bool {
         true
-    }
-
-    fn diagram(&self) -> String {
-        let rows: Vec<Vec<char>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| {
-                        let bit = 1 << (rank * SIZE + file);
-                        if self.pieces[0] & bit != 0 {
-                            'b'
-                        } else if self.pieces[1] & bit != 0 {
-                            'w'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
     }
 
     fn count_moves(&self) -> u64 {

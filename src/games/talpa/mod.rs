@@ -27,10 +27,11 @@
 
 mod eval;
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, parse_fen_board,
+    read_square, square_name,
 };
 use crate::hash::SplitMix64;
 
@@ -375,6 +376,7 @@ impl Game for Talpa {
     type Config = Config;
 
     const NAME: &'static str = "talpa";
+    const SIDE_LETTERS: [&'static str; 2] = ["r", "b"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[OptionSpec {
@@ -417,7 +419,7 @@ impl Game for Talpa {
     }
 
     fn from_fen(_config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["r", "b"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "rb")?;
         let (height, width) = (rows.len(), rows[0].len());
         if height != width {
@@ -446,17 +448,9 @@ impl Game for Talpa {
         Ok(Talpa::from_parts(size, pieces[0], pieces[1], side, plies))
     }
 
-    fn fen(&self) -> String {
+    fn board(&self) -> Vec<Vec<Option<char>>> {
         let size = self.size();
-        let rows: Vec<Vec<Option<char>>> = (0..size)
-            .rev()
-            .map(|rank| (0..size).map(|file| self.cell(rank, file)).collect())
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'r',
-            Player::P2 => 'b',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+        rows_of(size, size, |file, rank| self.cell(rank, file))
     }
 
     fn side_to_move(&self) -> Player {
@@ -555,19 +549,6 @@ impl Game for Talpa {
             }
             Move::Remove(square) => g.square_name(square),
         }
-    }
-
-    fn diagram(&self) -> String {
-        let size = self.size();
-        let rows: Vec<Vec<char>> = (0..size)
-            .rev()
-            .map(|rank| {
-                (0..size)
-                    .map(|file| self.cell(rank, file).unwrap_or('.'))
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
     }
 
     fn count_moves(&self) -> u64 {
