@@ -9,6 +9,7 @@
 //! Rules that span the whole record of a game rather than one state (threefold
 //! repetition, a forfeit by an illegal move) live in [`Record`].
 
+pub mod grid;
 pub mod notation;
 
 use std::fmt;

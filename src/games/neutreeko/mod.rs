@@ -26,6 +26,7 @@ pub use oracle::NeutreekoOracle;
 
 use std::sync::OnceLock;
 
+use crate::game::grid::DIRECTIONS;
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
@@ -54,18 +55,6 @@ pub struct Neutreeko {
     side: Player,
     plies: u32,
 }
-
-/// The 8 directions as (file step, rank step).
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// Precomputed geometry: rays and the 48 lines of three adjacent squares.
 pub(crate) struct Tables {

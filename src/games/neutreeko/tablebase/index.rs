@@ -3,20 +3,10 @@
 
 use std::sync::OnceLock;
 
+use crate::game::grid::{DIRECTIONS, OPPOSITE};
+
 use super::{FREE_SETS, NONE, SETS};
 use crate::games::neutreeko::SQUARES;
-
-/// Directions as (file step, rank step), paired so that `d ^ 1` is the opposite of `d`.
-pub(super) const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
 
 /// Geometry and ranking tables.
 pub(super) struct Geometry {
@@ -332,7 +322,7 @@ impl Geometry {
                 if next != NONE && occupied & (1 << next) == 0 {
                     continue;
                 }
-                for &from in &rays[direction ^ 1] {
+                for &from in &rays[OPPOSITE[direction]] {
                     if from == NONE || occupied & (1 << from) != 0 {
                         break;
                     }
