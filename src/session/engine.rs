@@ -371,7 +371,7 @@ pub fn spawn_worker(
 const INLINE_SEARCH: Duration = Duration::from_millis(5);
 
 /// The clock of `side` in the `go` limits, in the time manager's terms.
-fn clock_of(limits: &crate::protocol::Limits, side: Player) -> time::Clock {
+fn clock_of(limits: &crate::protocol::GoLimits, side: Player) -> time::Clock {
     let (mine, theirs) = match side {
         Player::P1 => ((limits.p1time, limits.p1inc), (limits.p2time, limits.p2inc)),
         Player::P2 => ((limits.p2time, limits.p2inc), (limits.p1time, limits.p1inc)),
