@@ -175,6 +175,8 @@ impl Geometry {
 
 /// The shared geometry tables (built on first use).
 pub fn geometry() -> &'static Geometry {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static GEOMETRY: OnceLock<Box<Geometry>> = OnceLock::new();
     GEOMETRY.get_or_init(|| Box::new(Geometry::build()))
 }

@@ -159,6 +159,8 @@ struct Keys {
 }
 
 fn keys() -> &'static Keys {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut keys = SplitMix64::new(GOLDEN_GAMMA);

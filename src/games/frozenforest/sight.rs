@@ -51,6 +51,8 @@ pub struct Tables {
 
 /// The tables, built on first use.
 pub fn tables() -> &'static Tables {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(build)
 }

@@ -65,6 +65,8 @@ pub(crate) struct Tables {
 }
 
 pub(crate) fn tables() -> &'static Tables {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let rays = std::array::from_fn(|square| {

@@ -38,6 +38,8 @@ pub(super) struct Geometry {
 }
 
 pub(super) fn geometry() -> &'static Geometry {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
     GEOMETRY.get_or_init(|| {
         let mut choose2 = [0u32; SQUARES];
