@@ -7,7 +7,9 @@ mod naive;
 use std::collections::HashMap;
 
 use naive::Naive;
-use tabuleiro::game::{FenError, Game, MoveError, OptionSpec, Outcome, Player, Record};
+use tabuleiro::game::{
+    FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Player, Record,
+};
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::perft::{divide, perft, perft_full};
 
@@ -447,7 +449,7 @@ impl Game for SideOnlyHash {
     fn option_specs() -> &'static [OptionSpec] {
         &[]
     }
-    fn config(_values: &[i64]) -> Result<(), String> {
+    fn config(_values: &[i64]) -> Result<(), OptionError> {
         Ok(())
     }
     fn start(config: &()) -> Self {

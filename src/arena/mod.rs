@@ -790,7 +790,7 @@ fn game_config<G: Game>(options: &[(String, String)]) -> Result<G::Config, Strin
             .parse_value(text)
             .map_err(|e| format!("option {name}: {e}"))?;
     }
-    G::config(&values)
+    Ok(G::config(&values)?)
 }
 
 fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {

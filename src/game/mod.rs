@@ -84,21 +84,21 @@ impl OptionKind {
     }
 
     /// Reads a protocol value (`7`, `true`) for this kind of option.
-    pub fn parse_value(self, text: &str) -> Result<i64, String> {
+    pub fn parse_value(self, text: &str) -> Result<i64, OptionError> {
         match self {
             OptionKind::Spin { min, max, .. } => {
                 let value: i64 = text
                     .parse()
-                    .map_err(|_| format!("{} is not an integer", quote(text)))?;
+                    .map_err(|_| OptionError::NotInteger(text.to_string()))?;
                 if value < min || value > max {
-                    return Err(format!("{value} is outside {min}..{max}"));
+                    return Err(OptionError::OutOfRange { value, min, max });
                 }
                 Ok(value)
             }
             OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
                 "true" => Ok(1),
                 "false" => Ok(0),
-                _ => Err(format!("{} is not true or false", quote(text))),
+                _ => Err(OptionError::NotBoolean(text.to_string())),
             },
         }
     }
@@ -109,6 +109,42 @@ impl OptionKind {
             OptionKind::Spin { .. } => value.to_string(),
             OptionKind::Check { .. } => (value != 0).to_string(),
         }
+    }
+}
+
+/// A value an option does not take.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OptionError {
+    /// A spin's value that is not an integer (the text given).
+    NotInteger(String),
+    /// A spin's value outside its bounds.
+    OutOfRange { value: i64, min: i64, max: i64 },
+    /// A check's value that is not `true` or `false` (the text given).
+    NotBoolean(String),
+    /// Values within their bounds that the game cannot be played with (Talpa's odd
+    /// sizes), in words.
+    Rejected(String),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::NotInteger(text) => write!(f, "{} is not an integer", quote(text)),
+            OptionError::OutOfRange { value, min, max } => {
+                write!(f, "{value} is outside {min}..{max}")
+            }
+            OptionError::NotBoolean(text) => write!(f, "{} is not true or false", quote(text)),
+            OptionError::Rejected(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// At the protocol's edge an error becomes its text.
+impl From<OptionError> for String {
+    fn from(error: OptionError) -> String {
+        error.to_string()
     }
 }
 
@@ -237,7 +273,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Builds the config from option values, given in the order of `option_specs`, each
     /// already within its spin bounds. Errors on constraints the bounds cannot express
     /// (Talpa's size must be even).
-    fn config(values: &[i64]) -> Result<Self::Config, String>;
+    fn config(values: &[i64]) -> Result<Self::Config, OptionError>;
 
     /// The start position under `config`.
     fn start(config: &Self::Config) -> Self;

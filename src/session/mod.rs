@@ -28,7 +28,7 @@ use std::time::Instant;
 pub use engine::{BuildEngine, Engine, GoSettings};
 pub use output::Output;
 
-use crate::game::{OptionKind, OptionSpec, quote};
+use crate::game::{OptionError, OptionKind, OptionSpec, quote};
 use crate::games::{self, GameVisitor};
 use crate::protocol::response::{OptionLine, Response};
 use crate::protocol::{Command, Go, parse_command};
@@ -109,7 +109,7 @@ impl GameVisitor for EngineSpecs {
 /// Checks option values against a game's cross-constraints without building anything.
 struct CheckConfig(Vec<i64>);
 impl GameVisitor for CheckConfig {
-    type Output = Result<(), String>;
+    type Output = Result<(), OptionError>;
     fn visit<G: Strategy>(self) -> Self::Output {
         G::config(&self.0).map(|_| ())
     }

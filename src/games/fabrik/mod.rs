@@ -33,8 +33,8 @@ use std::sync::OnceLock;
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, parse_fen_board,
-    read_square, square_name,
+    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    parse_fen_board, read_square, square_name,
 };
 use crate::hash::{GOLDEN_GAMMA, SplitMix64};
 use crate::search::{NoOracle, Strategy};
@@ -402,15 +402,22 @@ impl Game for Fabrik {
         ]
     }
 
-    fn config(values: &[i64]) -> Result<Config, String> {
+    fn config(values: &[i64]) -> Result<Config, OptionError> {
         let [size, line_length] = values else {
-            return Err(format!("expected 2 option values, got {}", values.len()));
+            return Err(OptionError::Rejected(format!(
+                "expected 2 option values, got {}",
+                values.len()
+            )));
         };
         if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(size) {
-            return Err(format!("Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"));
+            return Err(OptionError::Rejected(format!(
+                "Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"
+            )));
         }
         if !(4..=5).contains(line_length) {
-            return Err(format!("LineLength {line_length} is not 4 or 5"));
+            return Err(OptionError::Rejected(format!(
+                "LineLength {line_length} is not 4 or 5"
+            )));
         }
         Ok(Config {
             size: *size as u8,

@@ -38,8 +38,8 @@ pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, order_hint, s
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Scoring, TieBreak,
-    parse_fen_board, read_square, square_name,
+    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player, Scoring,
+    TieBreak, parse_fen_board, read_square, square_name,
 };
 use crate::hash::mix;
 use sight::{CELLS, Cells, SIZE, bit, tables};
@@ -290,13 +290,18 @@ impl Game for FrozenForest {
         OPTIONS
     }
 
-    fn config(values: &[i64]) -> Result<Config, String> {
+    fn config(values: &[i64]) -> Result<Config, OptionError> {
         match values {
             [trees] if (4..=10).contains(trees) => Ok(Config {
                 trees: *trees as u8,
             }),
-            [trees] => Err(format!("Trees {trees} is outside 4..10")),
-            _ => Err(format!("expected 1 option value, got {}", values.len())),
+            [trees] => Err(OptionError::Rejected(format!(
+                "Trees {trees} is outside 4..10"
+            ))),
+            _ => Err(OptionError::Rejected(format!(
+                "expected 1 option value, got {}",
+                values.len()
+            ))),
         }
     }
 

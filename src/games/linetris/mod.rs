@@ -24,8 +24,8 @@ pub mod solver;
 use crate::game::notation::with_dots;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, labelled_diagram,
-    parse_fen_board,
+    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    labelled_diagram, parse_fen_board,
 };
 use crate::hash::{GOLDEN_GAMMA, mix};
 use crate::search::Strategy;
@@ -232,12 +232,11 @@ impl Game for Linetris {
         OPTIONS
     }
 
-    fn config(values: &[i64]) -> Result<Config, String> {
-        let get = |index: usize| -> Result<i64, String> {
-            values
-                .get(index)
-                .copied()
-                .ok_or_else(|| format!("missing value for option {}", OPTIONS[index].name))
+    fn config(values: &[i64]) -> Result<Config, OptionError> {
+        let get = |index: usize| -> Result<i64, OptionError> {
+            values.get(index).copied().ok_or_else(|| {
+                OptionError::Rejected(format!("missing value for option {}", OPTIONS[index].name))
+            })
         };
         Ok(Config {
             rows: get(0)? as u32,

@@ -30,8 +30,8 @@ use crate::game::grid::DIRECTIONS;
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionSpec, Outcome, Player, parse_fen_board, read_square,
-    square_name,
+    FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Player, parse_fen_board,
+    read_square, square_name,
 };
 use crate::hash::mix;
 
@@ -158,7 +158,7 @@ impl Game for Neutreeko {
         &[]
     }
 
-    fn config(_values: &[i64]) -> Result<(), String> {
+    fn config(_values: &[i64]) -> Result<(), OptionError> {
         Ok(())
     }
 

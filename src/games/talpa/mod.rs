@@ -30,8 +30,8 @@ mod eval;
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, parse_fen_board,
-    read_square, square_name,
+    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    parse_fen_board, read_square, square_name,
 };
 use crate::hash::SplitMix64;
 
@@ -389,13 +389,17 @@ impl Game for Talpa {
         }]
     }
 
-    fn config(values: &[i64]) -> Result<Config, String> {
+    fn config(values: &[i64]) -> Result<Config, OptionError> {
         let size = values.first().copied().unwrap_or(8);
         if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&size) {
-            return Err(format!("Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"));
+            return Err(OptionError::Rejected(format!(
+                "Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"
+            )));
         }
         if size % 2 != 0 {
-            return Err(format!("Size must be even (4, 6, 8 or 10), {size} is odd"));
+            return Err(OptionError::Rejected(format!(
+                "Size must be even (4, 6, 8 or 10), {size} is odd"
+            )));
         }
         Ok(Config {
             size: size as usize,
@@ -597,7 +601,7 @@ mod tests {
     #[test]
     fn odd_sizes_are_rejected() {
         let err = Talpa::config(&[7]).unwrap_err();
-        assert!(err.contains("even"), "{err}");
+        assert!(err.to_string().contains("even"), "{err}");
         assert!(Talpa::config(&[12]).is_err());
         assert_eq!(Talpa::config(&[6]).unwrap().size, 6);
     }
