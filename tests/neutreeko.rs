@@ -120,7 +120,7 @@ fn perft_data_matches_the_crate() {
             entry.depth,
             entry.fen
         );
-        let split: u64 = divide(&state, entry.depth).iter().map(|(_, n)| n).sum();
+        let split: u64 = divide(&state, entry.depth).map(|(_, n)| n).sum();
         assert_eq!(
             split, entry.count,
             "divide {} of {}",
