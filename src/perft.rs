@@ -8,13 +8,19 @@ use crate::game::Game;
 
 /// Move sequences of exactly `depth` plies from `state`.
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
-    count(&state.without_ply_limit(), depth)
+    count(&state.without_ply_limit(), depth, true)
 }
 
-fn count<G: Game>(state: &G, depth: u32) -> u64 {
+/// Perft without bulk counting (every leaf is visited): for cross-checks.
+pub fn perft_full<G: Game>(state: &G, depth: u32) -> u64 {
+    count(&state.without_ply_limit(), depth, false)
+}
+
+/// Perft of `state` as it is; with `bulk`, the last ply is counted with `count_moves`.
+fn count<G: Game>(state: &G, depth: u32, bulk: bool) -> u64 {
     match depth {
         0 => 1,
-        1 => state.count_moves(),
+        1 if bulk => state.count_moves(),
         _ => {
             let mut moves = Vec::new();
             state.generate_moves(&mut moves);
@@ -23,32 +29,11 @@ fn count<G: Game>(state: &G, depth: u32) -> u64 {
                 .map(|mv| {
                     let mut child = state.clone();
                     child.play(mv);
-                    count(&child, depth - 1)
+                    count(&child, depth - 1, bulk)
                 })
                 .sum()
         }
     }
-}
-
-/// Perft without bulk counting (every leaf is visited): for cross-checks.
-pub fn perft_full<G: Game>(state: &G, depth: u32) -> u64 {
-    full(&state.without_ply_limit(), depth)
-}
-
-fn full<G: Game>(state: &G, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    moves
-        .into_iter()
-        .map(|mv| {
-            let mut child = state.clone();
-            child.play(mv);
-            full(&child, depth - 1)
-        })
-        .sum()
 }
 
 /// Perft split by root move (`go perft N`): each legal move of `state`, in generation
@@ -87,7 +72,7 @@ impl<G: Game> Iterator for Divide<G> {
         let mv = self.moves.next()?;
         let mut child = self.root.clone();
         child.play(mv);
-        Some((mv, count(&child, self.depth - 1)))
+        Some((mv, count(&child, self.depth - 1, true)))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -28,6 +28,45 @@ pub mod talpa;
 #[allow(unused_imports)]
 pub use neutreeko::Naive;
 
+/// The eight directions of a square grid, as (file, rank) steps: north first, then
+/// clockwise.
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+/// The board field of a FEN (`3x3/x6/...`, top rank first), as rows of characters from
+/// the bottom rank up, `'.'` for an empty square.
+pub fn board_rows(board: &str) -> Vec<Vec<char>> {
+    let mut rows: Vec<Vec<char>> = board
+        .split('/')
+        .map(|rank| {
+            let mut row = Vec::new();
+            let mut run = 0;
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(digit) => run = run * 10 + digit as usize,
+                    None => {
+                        row.extend(std::iter::repeat_n('.', run));
+                        run = 0;
+                        row.push(c);
+                    }
+                }
+            }
+            row.extend(std::iter::repeat_n('.', run));
+            row
+        })
+        .collect();
+    rows.reverse();
+    rows
+}
+
 /// One game's rules, written plainly. A value is a position.
 pub trait NaiveRules: Clone {
     /// The engine's game these rules mirror (for its options and its move notation).

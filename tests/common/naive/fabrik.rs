@@ -4,7 +4,7 @@
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::fabrik::{Config, Fabrik};
 
-use super::NaiveRules;
+use super::{DIRECTIONS, NaiveRules, board_rows};
 
 #[derive(Clone, Debug)]
 pub struct Naive {
@@ -16,40 +16,12 @@ pub struct Naive {
     pub winner: Option<char>,
 }
 
-const STEPS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
 impl Naive {
     /// Reads the board and side of a FEN (assumed well formed: it comes from the engine).
     pub fn from_fen(fen: &str, length: usize) -> Naive {
         let mut fields = fen.split(' ');
-        let board = fields.next().unwrap();
+        let rows = board_rows(fields.next().unwrap());
         let side = fields.next().unwrap().chars().next().unwrap();
-        let mut rows: Vec<Vec<char>> = Vec::new();
-        for rank_text in board.split('/') {
-            let mut row = Vec::new();
-            let mut number = 0;
-            for c in rank_text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    number = number * 10 + d as usize;
-                } else {
-                    row.extend(std::iter::repeat_n('.', number));
-                    number = 0;
-                    row.push(c);
-                }
-            }
-            row.extend(std::iter::repeat_n('.', number));
-            rows.push(row);
-        }
-        rows.reverse();
         Naive {
             size: rows.len(),
             length,
@@ -173,7 +145,7 @@ impl Naive {
 
     fn line_through(&self, (f, r): (usize, usize)) -> bool {
         let colour = self.cells[r][f];
-        for &(dx, dy) in &STEPS[..] {
+        for &(dx, dy) in &DIRECTIONS {
             let mut run = 1;
             for sign in [1, -1] {
                 let (mut x, mut y) = (f as i32 + sign * dx, r as i32 + sign * dy);

@@ -4,7 +4,7 @@
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
 
-use super::NaiveRules;
+use super::{DIRECTIONS, NaiveRules, board_rows};
 
 #[derive(Clone)]
 pub struct Naive {
@@ -54,16 +54,6 @@ impl Naive {
 
     pub fn moves(&self) -> Vec<(i32, i32)> {
         let all: Vec<(i32, i32)> = (0..10).flat_map(|f| (0..10).map(move |r| (f, r))).collect();
-        let dirs = [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ];
         let mut out = Vec::new();
         match (self.yuki, self.mina, self.yuki_to_move) {
             (None, _, true) => out.extend(all.iter().filter(|&&c| self.is_tree(c))),
@@ -74,7 +64,7 @@ impl Naive {
                 );
             }
             (Some(y), Some(m), true) => {
-                for (df, dr) in dirs {
+                for (df, dr) in DIRECTIONS {
                     let c = (y.0 + df, y.1 + dr);
                     if Self::on_board(c) && self.is_tree(c) && c != m && !self.hidden(c, m) {
                         out.push(c);
@@ -82,7 +72,7 @@ impl Naive {
                 }
             }
             (Some(y), Some(m), false) => {
-                for (df, dr) in dirs {
+                for (df, dr) in DIRECTIONS {
                     let mut c = (m.0 + df, m.1 + dr);
                     while Self::on_board(c) {
                         if c != y && self.hidden(y, c) {
@@ -169,27 +159,19 @@ impl NaiveRules for Naive {
             mina: None,
             yuki_to_move: fields[1] == "y",
         };
-        for (index, text) in fields[0].split('/').enumerate() {
-            let r = 9 - index as i32;
-            let mut f = 0;
-            let mut run = 0;
-            for c in text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    run = run * 10 + d as i32;
-                    continue;
-                }
-                f += run;
-                run = 0;
+        for (r, row) in board_rows(fields[0]).iter().enumerate() {
+            for (f, &c) in row.iter().enumerate() {
+                let at = (f as i32, r as i32);
                 match c {
-                    't' => naive.tree[f as usize][r as usize] = true,
-                    'y' => naive.yuki = Some((f, r)),
-                    'm' => naive.mina = Some((f, r)),
-                    _ => {
-                        naive.mina = Some((f, r));
-                        naive.tree[f as usize][r as usize] = true;
+                    't' => naive.tree[f][r] = true,
+                    'y' => naive.yuki = Some(at),
+                    'm' => naive.mina = Some(at),
+                    'M' => {
+                        naive.mina = Some(at);
+                        naive.tree[f][r] = true;
                     }
+                    _ => {}
                 }
-                f += 1;
             }
         }
         naive

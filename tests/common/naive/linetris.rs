@@ -4,7 +4,7 @@
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::linetris::{Config, Linetris};
 
-use super::NaiveRules;
+use super::{NaiveRules, board_rows};
 
 #[derive(Clone)]
 pub struct Naive {
@@ -163,24 +163,18 @@ impl NaiveRules for Naive {
     /// The board's size comes from the FEN, `RowClear` and `MaxPlies` from `config`.
     fn from_fen(config: &Config, fen: &str) -> Naive {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        let mut rows: Vec<Vec<u8>> = Vec::new();
-        for text in ranks.iter().rev() {
-            let mut row = Vec::new();
-            let mut run = 0;
-            for c in text.chars() {
-                match c.to_digit(10) {
-                    Some(d) => run = run * 10 + d as usize,
-                    None => {
-                        row.extend(std::iter::repeat_n(0, run));
-                        run = 0;
-                        row.push(if c == 'x' { 1 } else { 2 });
-                    }
-                }
-            }
-            row.extend(std::iter::repeat_n(0, run));
-            rows.push(row);
-        }
+        let rows: Vec<Vec<u8>> = board_rows(fields[0])
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&c| match c {
+                        'x' => 1,
+                        'o' => 2,
+                        _ => 0,
+                    })
+                    .collect()
+            })
+            .collect();
         let size = Config {
             rows: rows.len() as u32,
             cols: rows[0].len() as u32,

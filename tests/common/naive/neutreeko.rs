@@ -5,7 +5,7 @@
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::neutreeko::Neutreeko;
 
-use super::NaiveRules;
+use super::{DIRECTIONS, NaiveRules};
 
 /// `board[rank][file]`, rank 0 = rank `1` (the bottom), file 0 = file `a`.
 /// Cells are `'b'`, `'w'` or `'.'`.
@@ -18,17 +18,6 @@ pub struct Naive {
 
 /// A slide from (file, rank) to (file, rank).
 pub type NaiveMove = ((usize, usize), (usize, usize));
-
-const STEPS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
 
 impl Naive {
     /// Reads `<board> <side> [<plies>]`; panics on anything odd (test inputs only).
@@ -139,7 +128,7 @@ impl Naive {
                 if self.board[rank][file] != self.side {
                     continue;
                 }
-                for (df, dr) in STEPS {
+                for (df, dr) in DIRECTIONS {
                     let (mut f, mut r) = (file as i32, rank as i32);
                     loop {
                         let (nf, nr) = (f + df, r + dr);

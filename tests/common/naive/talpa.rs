@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::talpa::{Config, Talpa};
 
-use super::NaiveRules;
+use super::{NaiveRules, board_rows};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Cell {
@@ -51,27 +51,18 @@ impl Naive {
         let mut fields = text.split(' ');
         let board = fields.next().unwrap();
         let side = fields.next().unwrap();
-        let mut rows: Vec<Vec<Cell>> = Vec::new();
-        for rank_text in board.split('/') {
-            let mut row = Vec::new();
-            let mut number = 0;
-            for c in rank_text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    number = number * 10 + d as usize;
-                    continue;
-                }
-                for _ in 0..number {
-                    row.push(Cell::Empty);
-                }
-                number = 0;
-                row.push(if c == 'r' { Cell::Red } else { Cell::Blue });
-            }
-            for _ in 0..number {
-                row.push(Cell::Empty);
-            }
-            rows.push(row);
-        }
-        rows.reverse();
+        let rows: Vec<Vec<Cell>> = board_rows(board)
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&c| match c {
+                        'r' => Cell::Red,
+                        'b' => Cell::Blue,
+                        _ => Cell::Empty,
+                    })
+                    .collect()
+            })
+            .collect();
         let mut board = Naive {
             size: rows.len(),
             cells: rows,
