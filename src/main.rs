@@ -121,7 +121,7 @@ fn run(args: &[String]) -> Result<(), String> {
                     ),
                     None => None,
                 };
-                let report = bench::run(depth, &|line| println!("{line}"));
+                let report = bench::run(depth, &|part| println!("info string {part}"));
                 println!("{}", report.summary());
                 return Ok(());
             }

@@ -16,9 +16,10 @@
 
 use std::collections::HashMap;
 
-use tabuleiro::game::{Game, Record};
+use tabuleiro::game::Record;
 use tabuleiro::perft::{perft, perft_full};
 use tabuleiro::rng::Xorshift;
+use tabuleiro::search::{Evaluator, Strategy};
 
 /// What one suite run covered.
 #[derive(Debug, Default)]
@@ -74,7 +75,7 @@ fn garbage(rng: &mut Xorshift, real: &str) -> String {
     }
 }
 
-fn check_position<G: Game>(
+fn check_position<G: Strategy>(
     state: &G,
     config: &G::Config,
     rng: &mut Xorshift,
@@ -144,7 +145,7 @@ fn check_position<G: Game>(
 
     // Evaluation bounds.
     if state.outcome().is_none() {
-        let eval = state.evaluate();
+        let eval = G::Eval::default().evaluate(state);
         assert!(eval.abs() < 20_000, "{name}: evaluation {eval} at {fen}");
     }
 
@@ -172,7 +173,7 @@ fn check_position<G: Game>(
 }
 
 /// Plays `games` random games of `G` under option `values` and checks every position.
-fn suite<G: Game>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
+fn suite<G: Strategy>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
     let config = G::config(values).unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME));
     let mut rng = Xorshift::new(seed);
     let mut coverage = Coverage::default();

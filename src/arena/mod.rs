@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Scoring};
 use crate::games::{self, GameVisitor};
 use openings::Opening;
 use referee::{EngineSlot, GameReport, Reason, RefereeSettings};
@@ -805,7 +805,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
         }
         _ => Vec::new(),
     };
-    let pair_scored = G::start(&game_config).query("trees").is_some();
+    let pair_scored = matches!(G::SCORING, Scoring::Pairs(_));
     let settings = RefereeSettings {
         game: G::NAME,
         game_options: config.game_options.clone(),
@@ -983,6 +983,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             if let Some(file) = out_file.as_mut() {
                 let line = game_json(
                     G::NAME,
+                    G::SCORING,
                     &names,
                     &done,
                     games_played,
@@ -1039,12 +1040,17 @@ fn pair_game(report: &GameReport, a: usize) -> PairGame {
 
 fn game_json(
     game: &str,
+    scoring: Scoring,
     names: &[String],
     done: &Done,
     number: u32,
     pair: Option<(&stats::PairResult, usize, usize)>,
 ) -> String {
     let r = &done.report;
+    let tiebreak = match scoring {
+        Scoring::Pairs(tiebreak) => Some(tiebreak),
+        Scoring::Games => None,
+    };
     let winner = match r.outcome {
         Outcome::Win(player) => Some(names[r.engines[player.index()]].as_str()),
         Outcome::Draw => None,
@@ -1063,7 +1069,7 @@ fn game_json(
         .str("reason", r.reason.as_str())
         .str("detail", &r.detail)
         .str("final_fen", &r.final_fen)
-        .opt_num("trees", r.count)
+        .opt_num(tiebreak.map_or("count", |t| t.name), r.count)
         .num("ms", r.duration.as_millis())
         .raw(
             "move_ms",
@@ -1082,9 +1088,12 @@ fn game_json(
             Score::Loss => Some(names[b].as_str()),
             Score::Draw => None,
         };
-        object = object
-            .opt_str("pair_winner", pair_winner)
-            .str("pair_reason", &result.reason.describe(&names[a], &names[b]));
+        object = object.opt_str("pair_winner", pair_winner).str(
+            "pair_reason",
+            &result
+                .reason
+                .describe(&names[a], &names[b], tiebreak.map_or("", |t| t.words)),
+        );
     }
     object.finish()
 }

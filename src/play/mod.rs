@@ -7,7 +7,7 @@
 //! - The loop draws the board after every move ([`board`], from the game's FEN, with
 //!   the glyphs of [`look`]), reads moves in the protocol notation and the commands
 //!   `moves`, `undo`, `hint`, `board`, `fen`, `new`, `help` and `quit`, and lets the
-//!   in-process [`Searcher`] move for the engine sides (at `--level`, for
+//!   in-process [`Policy`] move for the engine sides (at `--level`, for
 //!   `--movetime` ms).
 //! - Nothing typed at the prompt can end or spoil the game by mistake: every bad line
 //!   gets a message and the prompt again. The end of input (Ctrl-D) ends cleanly.
@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, MoveError, Outcome, Player, Record, read_square};
 use crate::games::{self, GameVisitor};
-use crate::search::{Level, Score, SearchLimits, Searcher, time::Budget};
+use crate::search::{
+    Level, Oracle, Policy, Score, SearchLimits, SearchResult, Strategy, time::Budget,
+};
 use board::Style;
 use look::Look;
 
@@ -234,7 +236,7 @@ pub struct PlayGame {
 
 impl GameVisitor for PlayGame {
     type Output = Result<(), String>;
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Strategy>(self) -> Self::Output {
         let config = game_config::<G>(&self.args.options)?;
         Play::<G>::new(config, self.args, self.style, self.io).run();
         Ok(())
@@ -283,14 +285,14 @@ enum Turn {
 }
 
 /// One game in the terminal.
-struct Play<G: Game> {
+struct Play<G: Strategy> {
     start: G,
     record: Record<G>,
     made: Vec<Made>,
     players: [Kind; 2],
     level: Level,
     movetime: Duration,
-    searcher: Searcher<G>,
+    searcher: Policy<G>,
     look: Look,
     style: Style,
     io: Io,
@@ -302,10 +304,10 @@ fn index(player: Player) -> usize {
     player.index()
 }
 
-impl<G: Game> Play<G> {
+impl<G: Strategy> Play<G> {
     fn new(config: G::Config, args: PlayArgs, style: Style, io: Io) -> Self {
         let start = G::start(&config);
-        let mut searcher = Searcher::new(HASH_MIB);
+        let mut searcher = Policy::standard(HASH_MIB, &config);
         if let Some(seed) = args.seed {
             searcher.seed_level(seed);
         }
@@ -361,7 +363,7 @@ impl<G: Game> Play<G> {
     fn run(mut self) {
         // Built-in tables (the Neutreeko tablebase) build in the background while the
         // board is drawn and the human thinks; `search` waits for them.
-        G::prepare_tables();
+        self.searcher.oracle().prepare();
         self.intro();
         loop {
             self.draw();
@@ -501,7 +503,7 @@ impl<G: Game> Play<G> {
     }
 
     /// A search from the current position at `level`.
-    fn search(&mut self, level: Level) -> crate::search::Outcome<G::Move> {
+    fn search(&mut self, level: Level) -> SearchResult<G::Move> {
         let limits = SearchLimits {
             budget: Budget {
                 soft: Some(self.movetime),
@@ -515,7 +517,7 @@ impl<G: Game> Play<G> {
         // search that starts before they are built plays without them (b1b4 at ply 0,
         // a lost move). So every engine move and hint waits for them, once: this
         // returns at once for games without tables and after the build.
-        G::await_tables(&stop);
+        self.searcher.oracle().wait(&stop);
         let state = self.record.state().clone();
         let history = self.record.history().to_vec();
         self.searcher
@@ -523,7 +525,7 @@ impl<G: Game> Play<G> {
     }
 
     /// `score cp 35, depth 9` for the side that searched.
-    fn evaluation(&self, outcome: &crate::search::Outcome<G::Move>, player: Player) -> String {
+    fn evaluation(&self, outcome: &SearchResult<G::Move>, player: Player) -> String {
         let side = self.look.sides[index(player)];
         let other = self.look.sides[index(player.other())];
         let score = match (outcome.score, outcome.proven) {

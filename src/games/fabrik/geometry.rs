@@ -17,7 +17,9 @@ pub const STRIDE: usize = 11;
 pub const SQUARES: usize = STRIDE * STRIDE;
 
 /// The 8 directions as (file step, rank step). Directions `0..4` increase the square
-/// index, `4..8` decrease it, and `d + 4` is the opposite of `d`.
+/// index, `4..8` decrease it, and `d + 4` is the opposite of `d`: the ray tables and
+/// line counts rely on this order, so Fabrik keeps it rather than
+/// [`crate::game::grid::DIRECTIONS`].
 pub const DIRECTIONS: [(i32, i32); 8] = [
     (1, 0),
     (0, 1),

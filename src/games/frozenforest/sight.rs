@@ -12,22 +12,13 @@ use std::sync::OnceLock;
 
 /// Board side length.
 pub const SIZE: usize = 10;
+
+pub use crate::game::grid::DIRECTIONS;
+
 /// Number of cells.
 pub const CELLS: usize = SIZE * SIZE;
 /// Every cell of the board.
 pub const ALL: u128 = (1u128 << CELLS) - 1;
-
-/// The 8 directions as (file step, rank step).
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// The bit of a cell.
 #[inline]
