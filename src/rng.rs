@@ -1,6 +1,7 @@
 //! A tiny deterministic generator (xorshift64*), for the places that want repeatable
-//! random numbers cheaply: bench positions and Monte-Carlo playouts. (`rand` serves
-//! where quality or an entropy source matters, such as `Level`'s choices.)
+//! random numbers cheaply: bench positions, Monte-Carlo playouts and the random games
+//! of the tests. (`rand` serves where quality or an entropy source matters, such as
+//! `Level`'s choices.)
 
 /// xorshift64*: 64 bits of state, never zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +25,12 @@ impl Xorshift {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
     }
+
+    /// An index into a slice of `len` items (`len` at least 1): [`Xorshift::below`] in
+    /// `usize`, for picking a random element.
+    pub fn index(&mut self, len: usize) -> usize {
+        self.below(len as u64) as usize
+    }
 }
 
 #[cfg(test)]
@@ -46,5 +53,10 @@ mod tests {
             seen[a.below(7) as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
+        // `index` is `below` in usize.
+        let (mut c, mut d) = (Xorshift::new(9), Xorshift::new(9));
+        for len in 1..50 {
+            assert_eq!(c.index(len) as u64, d.below(len as u64));
+        }
     }
 }

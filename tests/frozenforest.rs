@@ -1,10 +1,15 @@
-//! Frozen Forest: perft against the data file, a naive second move generator, the rules
-//! cases of the issue, round trips and random games.
+//! Frozen Forest: the move trees of small forests against the naive rules of
+//! `tests/common/naive/frozenforest.rs`, the rules cases of the issue, round trips and
+//! random games.
 
+#[path = "common/naive.rs"]
+mod naive;
+
+use naive::frozenforest::Naive;
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::frozenforest::sight::{CELLS, tables};
 use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase, evaluate};
-use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::rng::Xorshift;
 
 fn start(trees: u8) -> FrozenForest {
     FrozenForest::start(&Config { trees })
@@ -29,183 +34,6 @@ fn play(position: &mut FrozenForest, text: &str) {
     match position.legal_move(text) {
         Ok(mv) => position.play(mv),
         Err(why) => panic!("{text} in {}: {why}", position.fen()),
-    }
-}
-
-/// A tiny deterministic generator (xorshift64*), so random games repeat exactly.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// The naive generator: plain 2D arrays, a plain gcd walk for sight, strings for moves.
-// ---------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Naive {
-    /// `tree[file][rank]`.
-    tree: [[bool; 10]; 10],
-    yuki: Option<(i32, i32)>,
-    mina: Option<(i32, i32)>,
-    yuki_to_move: bool,
-}
-
-fn naive_gcd(a: i32, b: i32) -> i32 {
-    if b == 0 { a.abs() } else { naive_gcd(b, a % b) }
-}
-
-impl Naive {
-    fn start(trees: usize) -> Naive {
-        let offset = (10 - trees) / 2;
-        let mut tree = [[false; 10]; 10];
-        // Offset from the left, and from the top: rows from the top are ranks 9, 8, …
-        for from_top in offset..offset + trees {
-            for column in tree.iter_mut().skip(offset).take(trees) {
-                column[9 - from_top] = true;
-            }
-        }
-        Naive {
-            tree,
-            yuki: None,
-            mina: None,
-            yuki_to_move: true,
-        }
-    }
-
-    fn is_tree(&self, (f, r): (i32, i32)) -> bool {
-        self.tree[f as usize][r as usize]
-    }
-
-    /// Whether a tree hides `to` from `from`: walk the gcd lattice line.
-    fn hidden(&self, from: (i32, i32), to: (i32, i32)) -> bool {
-        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-        let g = naive_gcd(dx.abs(), dy.abs());
-        (1..g).any(|k| self.is_tree((from.0 + k * dx / g, from.1 + k * dy / g)))
-    }
-
-    fn on_board((f, r): (i32, i32)) -> bool {
-        (0..10).contains(&f) && (0..10).contains(&r)
-    }
-
-    fn moves(&self) -> Vec<(i32, i32)> {
-        let all: Vec<(i32, i32)> = (0..10).flat_map(|f| (0..10).map(move |r| (f, r))).collect();
-        let dirs = [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ];
-        let mut out = Vec::new();
-        match (self.yuki, self.mina, self.yuki_to_move) {
-            (None, _, true) => out.extend(all.iter().filter(|&&c| self.is_tree(c))),
-            (Some(y), None, false) => {
-                out.extend(
-                    all.iter()
-                        .filter(|&&c| self.is_tree(c) && self.hidden(y, c)),
-                );
-            }
-            (Some(y), Some(m), true) => {
-                for (df, dr) in dirs {
-                    let c = (y.0 + df, y.1 + dr);
-                    if Self::on_board(c) && self.is_tree(c) && c != m && !self.hidden(c, m) {
-                        out.push(c);
-                    }
-                }
-            }
-            (Some(y), Some(m), false) => {
-                for (df, dr) in dirs {
-                    let mut c = (m.0 + df, m.1 + dr);
-                    while Self::on_board(c) {
-                        if c != y && self.hidden(y, c) {
-                            out.push(c);
-                        }
-                        c = (c.0 + df, c.1 + dr);
-                    }
-                }
-            }
-            _ => {}
-        }
-        out
-    }
-
-    fn name((f, r): (i32, i32)) -> String {
-        format!("{}{}", (b'a' + f as u8) as char, r + 1)
-    }
-
-    fn move_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.moves().into_iter().map(Self::name).collect();
-        names.sort();
-        names
-    }
-
-    fn play(&mut self, c: (i32, i32)) {
-        if self.yuki_to_move {
-            self.yuki = Some(c);
-            self.tree[c.0 as usize][c.1 as usize] = false;
-        } else {
-            self.mina = Some(c);
-        }
-        self.yuki_to_move = !self.yuki_to_move;
-    }
-
-    /// The board part of the FEN, written plainly.
-    fn board(&self) -> String {
-        let mut ranks = Vec::new();
-        for r in (0..10).rev() {
-            let mut text = String::new();
-            let mut run = 0;
-            for f in 0..10 {
-                let c = if self.yuki == Some((f, r)) {
-                    Some('y')
-                } else if self.mina == Some((f, r)) {
-                    Some(if self.is_tree((f, r)) { 'M' } else { 'm' })
-                } else if self.is_tree((f, r)) {
-                    Some('t')
-                } else {
-                    None
-                };
-                match c {
-                    None => run += 1,
-                    Some(c) => {
-                        if run > 0 {
-                            text += &run.to_string();
-                            run = 0;
-                        }
-                        text.push(c);
-                    }
-                }
-            }
-            if run > 0 {
-                text += &run.to_string();
-            }
-            ranks.push(text);
-        }
-        ranks.join("/")
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.moves()
-            .into_iter()
-            .map(|c| {
-                let mut child = self.clone();
-                child.play(c);
-                child.perft(depth - 1)
-            })
-            .sum()
     }
 }
 
@@ -240,100 +68,6 @@ fn naive_generator_agrees_on_small_forests() {
         let depth = if trees <= 6 { 4 } else { 3 };
         compare_tree(&Naive::start(trees as usize), &start(trees), depth);
     }
-}
-
-#[test]
-fn naive_perft_matches_bulk_and_full_perft() {
-    for trees in 4..=10u8 {
-        let depth = if trees <= 5 { 5 } else { 4 };
-        let naive = Naive::start(trees as usize).perft(depth);
-        assert_eq!(naive, perft(&start(trees), depth), "Trees {trees}");
-        assert_eq!(naive, perft_full(&start(trees), depth), "Trees {trees}");
-    }
-}
-
-#[test]
-fn naive_generator_agrees_along_random_games() {
-    let mut rng = Rng(0x5eed_f0e5);
-    for game in 0..300 {
-        let trees = 4 + (game % 7) as u8;
-        let mut naive = Naive::start(trees as usize);
-        let mut position = start(trees);
-        loop {
-            let names = naive.move_names();
-            assert_eq!(names, move_names(&position), "in {}", position.fen());
-            if names.is_empty() {
-                break;
-            }
-            let pick = naive.moves()[rng.below(names.len())];
-            naive.play(pick);
-            play(&mut position, &Naive::name(pick));
-        }
-        // The side to move has no move and lost.
-        let loser = position.side_to_move();
-        assert_eq!(position.outcome(), Some(Outcome::Win(loser.other())));
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// Perft data file.
-// ---------------------------------------------------------------------------------
-
-fn perft_cases() -> Vec<(u8, u32, u64)> {
-    let text = include_str!("data/perft_frozenforest.txt");
-    let cases: Vec<(u8, u32, u64)> = text
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(fields.len(), 3, "bad line {line:?}");
-            (
-                fields[0].parse().expect("trees"),
-                fields[1].parse().expect("depth"),
-                fields[2].parse().expect("count"),
-            )
-        })
-        .collect();
-    assert!(cases.len() >= 40);
-    cases
-}
-
-/// Leaf counts above this run only in the ignored test.
-const CI_CAP: u64 = 5_000_000;
-
-#[test]
-fn perft_matches_the_data_file() {
-    let mut checked = 0;
-    for (trees, depth, expected) in perft_cases() {
-        if expected <= CI_CAP {
-            assert_eq!(
-                perft(&start(trees), depth),
-                expected,
-                "Trees {trees} depth {depth}"
-            );
-            checked += 1;
-        }
-    }
-    assert!(checked >= 35);
-}
-
-#[test]
-#[ignore = "slow: every line of the data file (run with --release --ignored)"]
-fn perft_matches_the_data_file_in_full() {
-    for (trees, depth, expected) in perft_cases() {
-        assert_eq!(
-            perft(&start(trees), depth),
-            expected,
-            "Trees {trees} depth {depth}"
-        );
-    }
-}
-
-#[test]
-fn known_counts_of_the_full_forest() {
-    let full = start(10);
-    assert_eq!(perft(&full, 1), 100);
-    assert_eq!(perft(&full, 2), 3_688);
 }
 
 // ---------------------------------------------------------------------------------
@@ -595,20 +329,20 @@ fn bad_moves_are_errors() {
 
 #[test]
 fn mangled_fens_never_panic() {
-    let mut rng = Rng(42);
+    let mut rng = Xorshift::new(42);
     let alphabet = b"tymM0123456789/ x-";
     let base = "tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttttMttttt/tttttyyttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt y 2";
     let config = default_config::<FrozenForest>();
     for _ in 0..5000 {
         let mut bytes = base.as_bytes().to_vec();
-        for _ in 0..1 + rng.below(4) {
-            let at = rng.below(bytes.len());
-            match rng.below(3) {
-                0 => bytes[at] = alphabet[rng.below(alphabet.len())],
+        for _ in 0..1 + rng.index(4) {
+            let at = rng.index(bytes.len());
+            match rng.index(3) {
+                0 => bytes[at] = alphabet[rng.index(alphabet.len())],
                 1 => {
                     bytes.remove(at);
                 }
-                _ => bytes.insert(at, alphabet[rng.below(alphabet.len())]),
+                _ => bytes.insert(at, alphabet[rng.index(alphabet.len())]),
             }
         }
         let text = String::from_utf8_lossy(&bytes);
@@ -624,7 +358,7 @@ fn mangled_fens_never_panic() {
 
 #[test]
 fn fen_moves_and_hashes_round_trip_over_random_games() {
-    let mut rng = Rng(7);
+    let mut rng = Xorshift::new(7);
     let mut seen: std::collections::HashMap<u64, String> = std::collections::HashMap::new();
     for game in 0..200 {
         let trees = 4 + (game % 7) as u8;
@@ -660,7 +394,7 @@ fn fen_moves_and_hashes_round_trip_over_random_games() {
             let eval = evaluate(&position);
             assert!(eval.abs() < 20_000);
             let plies = position.plies();
-            position.play(moves[rng.below(moves.len())]);
+            position.play(moves[rng.index(moves.len())]);
             assert_eq!(position.plies(), plies + 1);
         }
     }

@@ -18,23 +18,8 @@ use std::collections::HashMap;
 
 use tabuleiro::game::Record;
 use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Evaluator, Strategy};
-
-/// xorshift64*: a small deterministic generator for reproducible random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// What one suite run covered.
 #[derive(Debug, Default)]
@@ -46,7 +31,7 @@ struct Coverage {
 }
 
 /// Garbage for the parsers: mutations of real text plus fixed nasties.
-fn garbage(rng: &mut Rng, real: &str) -> String {
+fn garbage(rng: &mut Xorshift, real: &str) -> String {
     const NASTY: &[&str] = &[
         "",
         " ",
@@ -69,21 +54,21 @@ fn garbage(rng: &mut Rng, real: &str) -> String {
         "0000",
     ];
     let mut chars: Vec<char> = real.chars().collect();
-    match rng.below(4) {
-        0 => NASTY[rng.below(NASTY.len())].to_string(),
+    match rng.index(4) {
+        0 => NASTY[rng.index(NASTY.len())].to_string(),
         1 if !chars.is_empty() => {
-            let at = rng.below(chars.len());
+            let at = rng.index(chars.len());
             chars.remove(at);
             chars.into_iter().collect()
         }
         2 => {
-            let at = rng.below(chars.len() + 1);
-            let pick = b"0123456789abcdefghijklmnopqrstuvwxyz/ MWTmwty-"[rng.below(46)] as char;
+            let at = rng.index(chars.len() + 1);
+            let pick = b"0123456789abcdefghijklmnopqrstuvwxyz/ MWTmwty-"[rng.index(46)] as char;
             chars.insert(at, pick);
             chars.into_iter().collect()
         }
         _ => {
-            let cut = rng.below(chars.len() + 1);
+            let cut = rng.index(chars.len() + 1);
             chars.truncate(cut);
             chars.into_iter().collect()
         }
@@ -93,7 +78,7 @@ fn garbage(rng: &mut Rng, real: &str) -> String {
 fn check_position<G: Strategy>(
     state: &G,
     config: &G::Config,
-    rng: &mut Rng,
+    rng: &mut Xorshift,
     coverage: &mut Coverage,
 ) {
     let name = G::NAME;
@@ -165,7 +150,7 @@ fn check_position<G: Strategy>(
     }
 
     // Bulk perft equals leaf-visiting perft, on a sample.
-    if rng.below(12) == 0 {
+    if rng.index(12) == 0 {
         assert_eq!(
             perft(state, 2),
             perft_full(state, 2),
@@ -190,7 +175,7 @@ fn check_position<G: Strategy>(
 /// Plays `games` random games of `G` under option `values` and checks every position.
 fn suite<G: Strategy>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
     let config = G::config(values).unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME));
-    let mut rng = Rng(seed | 1);
+    let mut rng = Xorshift::new(seed);
     let mut coverage = Coverage::default();
     // Equal positions (board and side) must have equal hashes, across games.
     let mut hashes: HashMap<String, u64> = HashMap::new();
@@ -224,7 +209,7 @@ fn suite<G: Strategy>(values: &[i64], games: usize, max_plies: Option<u32>, seed
             } else if state.plies() >= cap {
                 break;
             }
-            let mv = moves[rng.below(moves.len())];
+            let mv = moves[rng.index(moves.len())];
             record.play(mv);
             assert_eq!(
                 record.state().plies(),

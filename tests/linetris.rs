@@ -1,15 +1,21 @@
-//! Linetris / Connect Four: perft against pinned numbers and a naive second
-//! implementation, rules cases, round trips over random games, and the exact solver
-//! against the external L3 test set and a naive minimax.
+//! Linetris / Connect Four: rules cases, round trips over random games checked against
+//! the naive rules of `tests/common/naive/linetris.rs`, and the exact solver against the
+//! external L3 test set and a naive minimax.
+
+#[path = "common/naive.rs"]
+mod naive;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
+use naive::linetris::Naive;
+
 use tabuleiro::game::{FenError, Game, MoveError, Outcome, Player, Record, Value};
 use tabuleiro::games::linetris::solver::value_to_score;
 use tabuleiro::games::linetris::{Config, Linetris, LinetrisOracle, Move};
-use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::perft::perft;
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Oracle, Solution};
 
 /// The engine's exact solver (one for the whole file: its table is large).
@@ -43,250 +49,9 @@ fn play_digits(state: &mut Linetris, digits: &str) {
     }
 }
 
-/// xorshift64*: deterministic randomness without depending on a crate's API.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 // ---------------------------------------------------------------------------------
-// A deliberately naive second implementation: a plain grid, the rules read off SPEC.
+// Perft (the pinned counts are in tests/data/perft.txt, checked by tests/perft.rs)
 // ---------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Naive {
-    rows: usize,
-    cols: usize,
-    row_clear: bool,
-    limit: u32,
-    /// grid[row][col], row 0 at the bottom: 0 empty, 1 x, 2 o.
-    grid: [[u8; 10]; 10],
-    /// 1 or 2.
-    side: u8,
-    plies: u32,
-    winner: Option<u8>,
-}
-
-impl Naive {
-    fn new(c: &Config) -> Self {
-        Naive {
-            rows: c.rows as usize,
-            cols: c.cols as usize,
-            row_clear: c.row_clear,
-            limit: if c.max_plies == 0 {
-                4 * c.rows * c.cols
-            } else {
-                c.max_plies
-            },
-            grid: [[0; 10]; 10],
-            side: 1,
-            plies: 0,
-            winner: None,
-        }
-    }
-
-    fn full(&self) -> bool {
-        (0..self.cols).all(|c| self.grid[self.rows - 1][c] != 0)
-    }
-
-    fn over(&self) -> bool {
-        self.winner.is_some() || self.full() || self.plies >= self.limit
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        match self.winner {
-            Some(1) => Some(Outcome::Win(Player::P1)),
-            Some(_) => Some(Outcome::Win(Player::P2)),
-            None if self.over() => Some(Outcome::Draw),
-            None => None,
-        }
-    }
-
-    /// Legal columns, 0-based, left to right.
-    fn moves(&self) -> Vec<usize> {
-        if self.over() {
-            return Vec::new();
-        }
-        (0..self.cols)
-            .filter(|&c| self.grid[self.rows - 1][c] == 0)
-            .collect()
-    }
-
-    /// Whether the piece at (row, col) is part of 4 or more in a line.
-    fn four_through(&self, row: usize, col: usize) -> bool {
-        let who = self.grid[row][col];
-        for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
-            let mut count = 1;
-            for sign in [1, -1] {
-                let (mut r, mut c) = (row as i32, col as i32);
-                loop {
-                    r += sign * dr;
-                    c += sign * dc;
-                    if r < 0 || c < 0 || r >= self.rows as i32 || c >= self.cols as i32 {
-                        break;
-                    }
-                    if self.grid[r as usize][c as usize] != who {
-                        break;
-                    }
-                    count += 1;
-                }
-            }
-            if count >= 4 {
-                return true;
-            }
-        }
-        false
-    }
-
-    fn play(&mut self, col: usize) {
-        let row = (0..self.rows)
-            .find(|&r| self.grid[r][col] == 0)
-            .expect("column not full");
-        self.grid[row][col] = self.side;
-        if self.four_through(row, col) {
-            self.winner = Some(self.side);
-        } else if self.row_clear && (0..self.cols).all(|c| self.grid[0][c] != 0) {
-            for r in 0..self.rows - 1 {
-                self.grid[r] = self.grid[r + 1];
-            }
-            self.grid[self.rows - 1] = [0; 10];
-        }
-        self.side = 3 - self.side;
-        self.plies += 1;
-    }
-
-    fn fen(&self) -> String {
-        let mut ranks = Vec::new();
-        for r in (0..self.rows).rev() {
-            let mut text = String::new();
-            let mut run = 0;
-            for c in 0..self.cols {
-                match self.grid[r][c] {
-                    0 => run += 1,
-                    v => {
-                        if run > 0 {
-                            text += &run.to_string();
-                            run = 0;
-                        }
-                        text.push(if v == 1 { 'x' } else { 'o' });
-                    }
-                }
-            }
-            if run > 0 {
-                text += &run.to_string();
-            }
-            ranks.push(text);
-        }
-        let side = if self.side == 1 { 'x' } else { 'o' };
-        format!("{} {side} {}", ranks.join("/"), self.plies)
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.moves()
-            .into_iter()
-            .map(|c| {
-                let mut child = self.clone();
-                child.play(c);
-                child.perft(depth - 1)
-            })
-            .sum()
-    }
-
-    /// Exact minimax for RowClear off: 1000 − plies for a win, −(1000 − plies) for a
-    /// loss (fastest win, slowest loss), 0 for a draw.
-    fn minimax(&self) -> i32 {
-        let moves = self.moves();
-        if moves.is_empty() {
-            return if self.winner.is_some() { -1000 } else { 0 };
-        }
-        let mut best = i32::MIN;
-        for c in moves {
-            let mut child = self.clone();
-            child.play(c);
-            let v = -child.minimax();
-            let v = v - v.signum(); // one ply further away
-            best = best.max(v);
-        }
-        best
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// Perft
-// ---------------------------------------------------------------------------------
-
-/// `rows cols rowclear depth count` lines of tests/data/perft_linetris.txt.
-fn perft_cases() -> Vec<(Config, u32, u64)> {
-    let text = include_str!("data/perft_linetris.txt");
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(f.len(), 5, "bad perft line {line:?}");
-            let c = config(
-                f[0].parse().unwrap(),
-                f[1].parse().unwrap(),
-                f[2] == "true",
-                0,
-            );
-            (c, f[3].parse().unwrap(), f[4].parse().unwrap())
-        })
-        .collect()
-}
-
-#[test]
-fn perft_matches_the_pinned_numbers_and_the_naive_generator() {
-    let cases = perft_cases();
-    assert!(cases.len() >= 16, "the data file lost its lines");
-    assert!(
-        cases
-            .iter()
-            .any(|(c, d, _)| (c.rows, c.cols, c.row_clear, *d) == (6, 7, false, 8))
-    );
-    assert!(
-        cases
-            .iter()
-            .any(|(c, d, _)| (c.rows, c.cols, c.row_clear, *d) == (4, 4, true, 8))
-    );
-    for (c, depth, expected) in cases {
-        let start = Linetris::start(&c);
-        assert_eq!(perft(&start, depth), expected, "{c:?} depth {depth}");
-        assert_eq!(
-            Naive::new(&c).perft(depth),
-            expected,
-            "naive {c:?} depth {depth}"
-        );
-        if depth <= 6 {
-            assert_eq!(perft_full(&start, depth), expected, "full {c:?} {depth}");
-        }
-    }
-}
-
-#[test]
-fn connect_four_perft_matches_known_counts() {
-    // Counts that follow from the rules alone: no game ends and no column fills before
-    // ply 7, so 7^d sequences; at ply 7 the 7 sequences that filled one column with
-    // their first 6 moves have 6 moves instead of 7.
-    let start = Linetris::start(&connect_four());
-    let known = [1u64, 7, 49, 343, 2401, 16807, 117649, 823536];
-    for (depth, &count) in known.iter().enumerate() {
-        assert_eq!(perft(&start, depth as u32), count, "depth {depth}");
-    }
-}
 
 #[test]
 fn row_clears_change_perft_on_a_small_board() {
@@ -303,18 +68,18 @@ fn row_clears_change_perft_on_a_small_board() {
 
 #[test]
 fn random_games_agree_with_the_naive_rules_and_round_trip() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Xorshift::new(0x1234_5678_9abc_def1);
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut clears = 0;
     let mut wins = 0;
     let mut draws = 0;
     for game in 0..600 {
         let c = config(
-            4 + rng.below(7) as u32,
-            4 + rng.below(7) as u32,
-            rng.below(3) != 0,
-            if rng.below(4) == 0 {
-                10 + rng.below(60) as u32
+            4 + rng.index(7) as u32,
+            4 + rng.index(7) as u32,
+            rng.index(3) != 0,
+            if rng.index(4) == 0 {
+                10 + rng.index(60) as u32
             } else {
                 0
             },
@@ -357,7 +122,7 @@ fn random_games_agree_with_the_naive_rules_and_round_trip() {
                 }
                 break;
             }
-            let mv = moves[rng.below(moves.len())];
+            let mv = moves[rng.index(moves.len())];
             let before = state.occupied().count_ones();
             state.play(mv);
             naive.play(mv.0 as usize);
@@ -609,7 +374,7 @@ fn the_solver_matches_all_l3_scores_and_its_moves_keep_the_value() {
 #[test]
 fn the_solver_agrees_with_minimax_on_other_sizes() {
     let stop = AtomicBool::new(false);
-    let mut rng = Rng(42);
+    let mut rng = Xorshift::new(42);
     let mut counts = [0; 3];
     for (rows, cols, empties, games) in [(4, 4, 9, 40), (4, 5, 9, 30), (5, 4, 9, 30), (8, 7, 9, 30)]
     {
@@ -632,7 +397,7 @@ fn the_solver_agrees_with_minimax_on_other_sizes() {
                 if quiet.is_empty() {
                     break;
                 }
-                let col = quiet[rng.below(quiet.len())];
+                let col = quiet[rng.index(quiet.len())];
                 naive.play(col);
                 state.play(Move(col as u8));
             }

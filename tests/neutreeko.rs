@@ -1,5 +1,6 @@
-//! Neutreeko against the rulebook (SPEC §2, perft in §3): perft data, a naive second
-//! move generator, random games through every invariant, game ends and FEN errors.
+//! Neutreeko against the rulebook (SPEC §2, perft in §3): perft at a win, random games
+//! through every invariant (with the naive rules of `tests/common/naive/neutreeko.rs`),
+//! game ends and FEN errors.
 
 #[path = "common/naive.rs"]
 mod naive;
@@ -11,30 +12,13 @@ use tabuleiro::game::{
     FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Player, Record,
 };
 use tabuleiro::games::neutreeko::Neutreeko;
-use tabuleiro::perft::{divide, perft, perft_full};
+use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::rng::Xorshift;
 
 const START_FEN: &str = "1w1w1/2b2/5/2w2/1b1b1 b";
 
 fn fen(text: &str) -> Neutreeko {
     Neutreeko::from_fen(&(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-/// A small xorshift64 generator: reproducible random games without extra crates.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 fn moves_of(state: &Neutreeko) -> Vec<<Neutreeko as Game>::Move> {
@@ -61,99 +45,7 @@ fn board_and_side(fen: &str) -> String {
 // ---------------------------------------------------------------------------------
 // Perft
 
-/// One line of `tests/data/perft_neutreeko.txt`.
-struct PerftEntry {
-    fen: String,
-    depth: u32,
-    count: u64,
-}
-
-fn perft_entries() -> Vec<PerftEntry> {
-    let text = include_str!("data/perft_neutreeko.txt");
-    let mut entries = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (fen, numbers) = line
-            .split_once(';')
-            .unwrap_or_else(|| panic!("line {}: no ';'", number + 1));
-        let numbers: Vec<&str> = numbers.split_whitespace().collect();
-        let [depth, count] = numbers[..] else {
-            panic!("line {}: expected '<depth> <count>'", number + 1);
-        };
-        entries.push(PerftEntry {
-            fen: fen.trim().to_string(),
-            depth: depth.parse().unwrap(),
-            count: count.parse().unwrap(),
-        });
-    }
-    entries
-}
-
-#[test]
-fn perft_data_covers_the_start_position_to_depth_6() {
-    let entries = perft_entries();
-    for depth in 1..=6 {
-        assert!(
-            entries
-                .iter()
-                .any(|e| board_and_side(&e.fen) == START_FEN && e.depth == depth),
-            "no start position entry at depth {depth}"
-        );
-    }
-    let others = entries
-        .iter()
-        .filter(|e| board_and_side(&e.fen) != START_FEN)
-        .map(|e| e.fen.as_str())
-        .collect::<std::collections::HashSet<_>>();
-    assert!(others.len() >= 2, "want at least two middle-game FENs");
-}
-
-#[test]
-fn perft_data_matches_the_crate() {
-    for entry in perft_entries() {
-        let state = fen(&entry.fen);
-        assert_eq!(
-            perft(&state, entry.depth),
-            entry.count,
-            "perft {} of {}",
-            entry.depth,
-            entry.fen
-        );
-        let split: u64 = divide(&state, entry.depth).iter().map(|(_, n)| n).sum();
-        assert_eq!(
-            split, entry.count,
-            "divide {} of {}",
-            entry.depth, entry.fen
-        );
-        // Without bulk counting every leaf is visited: keep it to small trees.
-        if entry.depth <= 5 {
-            assert_eq!(
-                perft_full(&state, entry.depth),
-                entry.count,
-                "perft_full {} of {}",
-                entry.depth,
-                entry.fen
-            );
-        }
-    }
-}
-
-#[test]
-fn perft_data_matches_the_naive_generator() {
-    for entry in perft_entries().iter().filter(|e| e.depth <= 5) {
-        let naive = Naive::from_fen(&entry.fen);
-        assert_eq!(
-            naive.perft(entry.depth),
-            entry.count,
-            "naive perft {} of {}",
-            entry.depth,
-            entry.fen
-        );
-    }
-}
+// The pinned counts are in tests/data/perft.txt, checked by tests/perft.rs.
 
 #[test]
 fn perft_stops_at_a_win() {
@@ -166,12 +58,9 @@ fn perft_stops_at_a_win() {
     assert_eq!(perft_full(&after, 3), 0);
     let naive = Naive::from_fen("w3w/5/2b2/5/1b1bw b");
     for depth in 1..=4 {
-        assert_eq!(perft(&state, depth), naive.perft(depth), "depth {depth}");
-        assert_eq!(
-            perft_full(&state, depth),
-            naive.perft(depth),
-            "depth {depth}"
-        );
+        let expected = naive::perft(&naive, depth);
+        assert_eq!(perft(&state, depth), expected, "depth {depth}");
+        assert_eq!(perft_full(&state, depth), expected, "depth {depth}");
     }
 }
 
@@ -212,7 +101,11 @@ fn check_position(state: &Neutreeko, hashes: &mut HashMap<String, u64>) {
     // The naive generator agrees on the move set and on the end of the game.
     let naive = Naive::from_fen(&text);
     assert_eq!(naive.fen(), short);
-    assert_eq!(move_texts(state), naive.move_texts(), "{text}");
+    assert_eq!(
+        move_texts(state),
+        naive::sorted_move_texts(&naive),
+        "{text}"
+    );
     let expected = match naive.winner() {
         Some('b') => Some(Outcome::Win(Player::P1)),
         Some(_) => Some(Outcome::Win(Player::P2)),
@@ -225,7 +118,7 @@ fn check_position(state: &Neutreeko, hashes: &mut HashMap<String, u64>) {
 
 #[test]
 fn random_games_keep_every_invariant() {
-    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
     let mut hashes: HashMap<String, u64> = HashMap::new();
     let mut endings = [0usize; 3]; // wins, repetition draws, cut off
     for _ in 0..1_000 {
@@ -252,11 +145,11 @@ fn random_games_keep_every_invariant() {
                 break;
             }
             let moves = record.legal_moves();
-            let mut mv = moves[rng.below(moves.len())];
+            let mut mv = moves[rng.index(moves.len())];
             // Now and then slide back the piece this side moved last, so that games
             // also run into repetitions.
             let ply = record.moves().len();
-            if ply >= 2 && rng.below(3) == 0 {
+            if ply >= 2 && rng.index(3) == 0 {
                 let last = record.moves()[ply - 2];
                 if let Some(&back) = moves
                     .iter()
@@ -287,13 +180,13 @@ fn random_games_keep_every_invariant() {
 #[test]
 fn random_positions_agree_with_the_naive_generator() {
     // Positions no game from the start may reach quickly: any 3 + 3 placement.
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
     let mut hashes = HashMap::new();
     for _ in 0..3_000 {
         let mut cells = ['.'; 25];
         let mut placed = 0;
         while placed < 6 {
-            let square = rng.below(25);
+            let square = rng.index(25);
             if cells[square] == '.' {
                 cells[square] = if placed < 3 { 'b' } else { 'w' };
                 placed += 1;
@@ -303,9 +196,9 @@ fn random_positions_agree_with_the_naive_generator() {
         for (square, &c) in cells.iter().enumerate() {
             board[square / 5][square % 5] = c;
         }
-        let side = if rng.below(2) == 0 { 'b' } else { 'w' };
+        let side = if rng.index(2) == 0 { 'b' } else { 'w' };
         let naive = Naive { board, side };
-        let state = fen(&format!("{} {}", naive.fen(), rng.below(100)));
+        let state = fen(&format!("{} {}", naive.fen(), rng.index(100)));
         check_position(&state, &mut hashes);
     }
 }
@@ -346,7 +239,7 @@ fn start_position_has_the_spec_moves() {
         "d1d4", "d1e1", "d1e2",
     ];
     assert_eq!(move_texts(&state), expected);
-    assert_eq!(Naive::start().move_texts(), expected);
+    assert_eq!(naive::sorted_move_texts(&Naive::start()), expected);
 }
 
 // ---------------------------------------------------------------------------------
@@ -579,7 +472,7 @@ fn mangled_fens_never_panic() {
     // Random edits of valid FENs: every result is either an error or a position
     // whose FEN reads back as itself.
     let alphabet: Vec<char> = "bw0123456789/ -xBW".chars().collect();
-    let mut rng = XorShift(0xdead_beef_cafe_f00d);
+    let mut rng = Xorshift::new(0xdead_beef_cafe_f00d);
     let seeds = [
         "1w1w1/2b2/5/2w2/1b1b1 b 0",
         "w3w/5/2b2/5/1b1bw b 10",
@@ -587,15 +480,15 @@ fn mangled_fens_never_panic() {
     ];
     let mut accepted = 0;
     for _ in 0..20_000 {
-        let mut chars: Vec<char> = seeds[rng.below(seeds.len())].chars().collect();
-        for _ in 0..1 + rng.below(3) {
-            let at = rng.below(chars.len() + 1);
-            match rng.below(3) {
+        let mut chars: Vec<char> = seeds[rng.index(seeds.len())].chars().collect();
+        for _ in 0..1 + rng.index(3) {
+            let at = rng.index(chars.len() + 1);
+            match rng.index(3) {
                 0 if at < chars.len() => {
                     chars.remove(at);
                 }
-                1 if at < chars.len() => chars[at] = alphabet[rng.below(alphabet.len())],
-                _ => chars.insert(at, alphabet[rng.below(alphabet.len())]),
+                1 if at < chars.len() => chars[at] = alphabet[rng.index(alphabet.len())],
+                _ => chars.insert(at, alphabet[rng.index(alphabet.len())]),
             }
         }
         let text: String = chars.into_iter().collect();

@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 use tabuleiro::game::{Game, Outcome, Player, Record, Value, default_config};
 use tabuleiro::games::neutreeko::tablebase::{Counts, Table};
 use tabuleiro::games::neutreeko::{Move, Neutreeko, is_three_in_a_row};
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Policy, SearchLimits};
 
 fn table() -> &'static Table {
@@ -144,38 +145,22 @@ fn first_moves_agree_with_an_independent_search() {
     assert_eq!(values, expected);
 }
 
-/// A small deterministic generator for the random tests.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random placement of three pieces each, black or white to move, where the game
 /// is not over.
-fn random_position(rng: &mut Rng) -> Neutreeko {
+fn random_position(rng: &mut Xorshift) -> Neutreeko {
     loop {
         let mut taken = 0u32;
         let mut sets = [0u32; 2];
         for set in &mut sets {
             while set.count_ones() < 3 {
-                let square = rng.below(25);
+                let square = rng.index(25);
                 if taken & (1 << square) == 0 {
                     taken |= 1 << square;
                     *set |= 1 << square;
                 }
             }
         }
-        let side = if rng.below(2) == 0 {
+        let side = if rng.index(2) == 0 {
             Player::P1
         } else {
             Player::P2
@@ -189,7 +174,7 @@ fn random_position(rng: &mut Rng) -> Neutreeko {
 
 #[test]
 fn random_positions_agree_with_an_independent_search() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
     let mut proven = 0;
     for _ in 0..400 {
         let position = random_position(&mut rng);
@@ -295,7 +280,7 @@ fn forward_passes_and_thread_counts_give_the_same_table() {
 #[test]
 fn colours_are_symmetric() {
     // The same placement with colours swapped and the other side to move.
-    let mut rng = Rng(77);
+    let mut rng = Xorshift::new(77);
     for _ in 0..200 {
         let p = random_position(&mut rng);
         let swapped = Neutreeko::from_parts(
@@ -355,7 +340,7 @@ fn play_plies(record: &mut Record<Neutreeko>, table_side: Player, depth: u32, pl
 
 #[test]
 fn table_play_never_loses_against_the_search() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
     let mut wins = 0;
     for game in 0..16 {
         // From a random position, or from a few random moves after the start.
@@ -363,16 +348,16 @@ fn table_play_never_loses_against_the_search() {
             random_position(&mut rng)
         } else {
             let mut state = start();
-            for _ in 0..rng.below(6) {
+            for _ in 0..rng.index(6) {
                 let moves = moves_of(&state);
-                state.play(moves[rng.below(moves.len())]);
+                state.play(moves[rng.index(moves.len())]);
             }
             if state.outcome().is_some() {
                 continue;
             }
             state
         };
-        let table_side = if rng.below(2) == 0 {
+        let table_side = if rng.index(2) == 0 {
             Player::P1
         } else {
             Player::P2
@@ -424,7 +409,7 @@ fn a_winning_side_never_repeats_and_a_losing_side_takes_a_threefold_draw() {
 
     // A won position with two winning moves: the fastest is avoided when its position
     // has occurred before (the winner never repeats), the other taken instead.
-    let mut rng = Rng(11);
+    let mut rng = Xorshift::new(11);
     let (state, fastest, other) = loop {
         let p = random_position(&mut rng);
         if !matches!(table.probe(&p), Some(Value::Win(n)) if n >= 5) {
@@ -448,7 +433,7 @@ fn a_winning_side_never_repeats_and_a_losing_side_takes_a_threefold_draw() {
 
     // The losing side: white to move in a lost position prefers a move to a position
     // that occurred twice (a draw by threefold repetition) to any loss.
-    let mut rng = Rng(5);
+    let mut rng = Xorshift::new(5);
     let lost = loop {
         let p = random_position(&mut rng);
         if matches!(table.probe(&p), Some(Value::Loss(n)) if n >= 4) {
@@ -479,7 +464,7 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
             .filter(|&r| matches!(table.probe(&after(child, r)), Some(Value::Win(_))))
             .count()
     };
-    let mut rng = Rng(99);
+    let mut rng = Xorshift::new(99);
     let mut checked = 0;
     while checked < 30 {
         let p = random_position(&mut rng);

@@ -15,6 +15,7 @@ use naive::Naive;
 use neutreeko_positions::{Move, fen, naive_after, nodes, random_position};
 use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record, Value};
 use tabuleiro::games::neutreeko::Neutreeko;
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Info, Policy, Score, SearchLimits, SearchResult};
 
 fn depth(depth: u32) -> SearchLimits {
@@ -287,23 +288,15 @@ fn a_finished_position_has_no_best_move() {
     }
 }
 
-/// A small xorshift64 generator for reproducible random positions.
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 #[test]
 fn mate_scores_on_random_positions_are_exact() {
     // Every mate score within reach of brute force is checked against the naive
     // rules: the distance is exact (no shorter one exists) and the move keeps it;
     // a search that reports no mate has missed no short win.
-    let mut seed = 0x1234_5678_9abc_def1_u64;
+    let mut rng = Xorshift::new(0x1234_5678_9abc_def1);
     let mut checked = 0;
     for _ in 0..150 {
-        let Some(naive) = random_position(|| xorshift(&mut seed)) else {
+        let Some(naive) = random_position(|| rng.next_u64()) else {
             continue;
         };
         let root = fen(&naive.fen());

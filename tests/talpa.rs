@@ -1,9 +1,12 @@
-//! Talpa: perft against pinned numbers and a naive second generator, rules cases,
-//! round trips and random games.
+//! Talpa: rules cases, round trips, and random games checked against the naive rules of
+//! `tests/common/naive/talpa.rs`.
+
+#[path = "common/naive.rs"]
+mod naive;
 
 use tabuleiro::game::{Game, MoveError, Outcome, Player};
 use tabuleiro::games::talpa::{Move, Talpa};
-use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::rng::Xorshift;
 
 fn config(size: usize) -> <Talpa as Game>::Config {
     Talpa::config(&[size as i64]).expect("even size")
@@ -17,285 +20,18 @@ fn fen(text: &str) -> Talpa {
     Talpa::from_fen(&config(8), text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-/// A deterministic xorshift generator, so the random games repeat exactly.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-/// A deliberately plain second implementation of the rules: a grid of cells, moves as
-/// text, paths by breadth-first search. Shares nothing with the engine but the FEN text.
-mod naive {
-    use std::collections::VecDeque;
-
-    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    pub enum Cell {
-        Empty,
-        Red,
-        Blue,
-    }
-
-    #[derive(Clone, Debug)]
-    pub struct Board {
-        pub size: usize,
-        /// `cells[rank][file]`, rank 0 at the bottom.
-        pub cells: Vec<Vec<Cell>>,
-        pub red_to_move: bool,
-        /// The winner once the game is over: `Some(true)` red, `Some(false)` blue.
-        pub winner: Option<bool>,
-    }
-
-    fn name(file: usize, rank: usize) -> String {
-        format!("{}{}", (b'a' + file as u8) as char, rank + 1)
-    }
-
-    fn neighbours(size: usize, file: usize, rank: usize) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        if file > 0 {
-            out.push((file - 1, rank));
-        }
-        if file + 1 < size {
-            out.push((file + 1, rank));
-        }
-        if rank > 0 {
-            out.push((file, rank - 1));
-        }
-        if rank + 1 < size {
-            out.push((file, rank + 1));
-        }
-        out
-    }
-
-    impl Board {
-        pub fn from_fen(text: &str) -> Board {
-            let mut fields = text.split(' ');
-            let board = fields.next().unwrap();
-            let side = fields.next().unwrap();
-            let mut rows: Vec<Vec<Cell>> = Vec::new();
-            for rank_text in board.split('/') {
-                let mut row = Vec::new();
-                let mut number = 0;
-                for c in rank_text.chars() {
-                    if let Some(d) = c.to_digit(10) {
-                        number = number * 10 + d as usize;
-                        continue;
-                    }
-                    for _ in 0..number {
-                        row.push(Cell::Empty);
-                    }
-                    number = 0;
-                    row.push(if c == 'r' { Cell::Red } else { Cell::Blue });
-                }
-                for _ in 0..number {
-                    row.push(Cell::Empty);
-                }
-                rows.push(row);
-            }
-            rows.reverse();
-            let mut board = Board {
-                size: rows.len(),
-                cells: rows,
-                red_to_move: side == "r",
-                winner: None,
-            };
-            board.winner = board.judge();
-            board
-        }
-
-        /// BFS over empty cells from one edge to the other.
-        pub fn has_path(&self, red: bool) -> bool {
-            let n = self.size;
-            let mut seen = vec![vec![false; n]; n];
-            let mut queue = VecDeque::new();
-            for i in 0..n {
-                let (file, rank) = if red { (i, n - 1) } else { (0, i) };
-                if self.cells[rank][file] == Cell::Empty {
-                    seen[rank][file] = true;
-                    queue.push_back((file, rank));
-                }
-            }
-            while let Some((file, rank)) = queue.pop_front() {
-                if (red && rank == 0) || (!red && file == n - 1) {
-                    return true;
-                }
-                for (f, r) in neighbours(n, file, rank) {
-                    if !seen[r][f] && self.cells[r][f] == Cell::Empty {
-                        seen[r][f] = true;
-                        queue.push_back((f, r));
-                    }
-                }
-            }
-            false
-        }
-
-        /// The rule after a move, the side not to move being the mover.
-        fn judge(&self) -> Option<bool> {
-            let mover_red = !self.red_to_move;
-            if self.has_path(!mover_red) {
-                return Some(!mover_red);
-            }
-            if self.has_path(mover_red) {
-                return Some(mover_red);
-            }
-            if self.moves_ignoring_end().is_empty() {
-                return Some(mover_red);
-            }
-            None
-        }
-
-        fn moves_ignoring_end(&self) -> Vec<String> {
-            let n = self.size;
-            let (own, enemy) = if self.red_to_move {
-                (Cell::Red, Cell::Blue)
-            } else {
-                (Cell::Blue, Cell::Red)
-            };
-            let mut captures = Vec::new();
-            let mut removals = Vec::new();
-            for rank in 0..n {
-                for file in 0..n {
-                    if self.cells[rank][file] != own {
-                        continue;
-                    }
-                    removals.push(name(file, rank));
-                    for (f, r) in neighbours(n, file, rank) {
-                        if self.cells[r][f] == enemy {
-                            captures.push(format!("{}{}", name(file, rank), name(f, r)));
-                        }
-                    }
-                }
-            }
-            if captures.is_empty() {
-                removals
-            } else {
-                captures
-            }
-        }
-
-        pub fn moves(&self) -> Vec<String> {
-            if self.winner.is_some() {
-                return Vec::new();
-            }
-            self.moves_ignoring_end()
-        }
-
-        fn square(text: &str) -> (usize, usize) {
-            let file = (text.as_bytes()[0] - b'a') as usize;
-            let rank: usize = text[1..].parse().unwrap();
-            (file, rank - 1)
-        }
-
-        pub fn play(&mut self, mv: &str) {
-            // Split after the digits of the first square.
-            let split = 1 + mv[1..]
-                .find(|c: char| c.is_ascii_lowercase())
-                .unwrap_or(mv.len() - 1);
-            let (ff, fr) = Board::square(&mv[..split]);
-            let piece = self.cells[fr][ff];
-            self.cells[fr][ff] = Cell::Empty;
-            if split < mv.len() {
-                let (tf, tr) = Board::square(&mv[split..]);
-                self.cells[tr][tf] = piece;
-            }
-            self.red_to_move = !self.red_to_move;
-            self.winner = self.judge();
-        }
-
-        pub fn perft(&self, depth: u32) -> u64 {
-            if depth == 0 {
-                return 1;
-            }
-            self.moves()
-                .iter()
-                .map(|mv| {
-                    let mut child = self.clone();
-                    child.play(mv);
-                    child.perft(depth - 1)
-                })
-                .sum()
-        }
-    }
-}
-
-/// Lines of `tests/data/perft_talpa.txt`: (FEN, counts for depth 1, 2, …).
-fn perft_data() -> Vec<(String, Vec<u64>)> {
-    let text = include_str!("data/perft_talpa.txt");
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let (fen, counts) = line.split_once(';').expect("'<fen>; <counts>'");
-            let counts = counts
-                .split_whitespace()
-                .map(|n| n.parse().expect("a count"))
-                .collect();
-            (fen.trim().to_string(), counts)
-        })
-        .collect()
-}
-
 #[test]
-fn perft_matches_the_pinned_numbers() {
-    let data = perft_data();
-    assert!(data.len() >= 6);
-    for (text, counts) in &data {
-        let position = fen(text);
-        for (depth, &expected) in counts.iter().enumerate() {
-            let depth = depth as u32 + 1;
-            assert_eq!(perft(&position, depth), expected, "{text} depth {depth}");
-        }
-        // Bulk counting at the last ply agrees with playing every leaf.
-        let shallow = counts.len().min(3);
-        assert_eq!(
-            perft_full(&position, shallow as u32),
-            counts[shallow - 1],
-            "{text} full"
-        );
-    }
-}
-
-#[test]
-fn the_naive_generator_agrees_with_the_pinned_numbers() {
-    // Keep the naive run to about 150,000 leaves per depth.
-    for (text, counts) in perft_data() {
-        let board = naive::Board::from_fen(&text);
-        for (depth, &expected) in counts.iter().enumerate() {
-            if expected > 150_000 {
-                break;
-            }
-            let depth = depth as u32 + 1;
-            assert_eq!(board.perft(depth), expected, "naive {text} depth {depth}");
-        }
-    }
-}
-
-#[test]
-fn perft_starts_are_the_spec_starts() {
-    let data = perft_data();
-    for size in [4, 6, 8] {
-        let start_fen = start(size).fen();
-        let start_fen = start_fen.trim_end_matches(" 0");
-        assert!(
-            data.iter()
-                .any(|(text, counts)| text == start_fen && counts.len() >= 3),
-            "no perft line for the {size}x{size} start"
-        );
-    }
-}
-
-#[test]
-fn first_move_counts_are_the_known_ones() {
-    for (size, count) in [(6, 60), (8, 112), (10, 180)] {
-        let position = start(size);
-        assert_eq!(perft(&position, 1), count, "size {size}");
-        let board = naive::Board::from_fen(&position.fen());
-        assert_eq!(board.moves().len() as u64, count);
+fn the_starts_are_the_spec_starts() {
+    // The positions of the pinned perft counts in tests/data/perft.txt.
+    for (size, text) in [
+        (4, "rbrb/brbr/rbrb/brbr r 0"),
+        (6, "rbrbrb/brbrbr/rbrbrb/brbrbr/rbrbrb/brbrbr r 0"),
+        (
+            8,
+            "rbrbrbrb/brbrbrbr/rbrbrbrb/brbrbrbr/rbrbrbrb/brbrbrbr/rbrbrbrb/brbrbrbr r 0",
+        ),
+    ] {
+        assert_eq!(start(size).fen(), text);
     }
 }
 
@@ -467,11 +203,11 @@ fn bad_move_texts_are_errors() {
 /// rules, the outcome, FEN and move round trips, the incremental hash, and that the
 /// game never reaches a position without legal moves (it always ends by a path).
 fn random_games(size: usize, games: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Xorshift::new(seed);
     let mut lengths = Vec::new();
     for _ in 0..games {
         let mut position = start(size);
-        let mut board = naive::Board::from_fen(&position.fen());
+        let mut board = naive::talpa::Naive::from_fen(&position.fen());
         loop {
             assert_eq!(position.hash(), position.hash_from_scratch());
             let text = position.fen();
@@ -506,7 +242,7 @@ fn random_games(size: usize, games: usize, seed: u64) {
                 let text = position.format_move(mv);
                 assert_eq!(position.parse_move(&text), Ok(mv));
             }
-            let mv = generated[rng.below(generated.len())];
+            let mv = generated[rng.index(generated.len())];
             let text = position.format_move(mv);
             position.play(mv);
             board.play(&text);

@@ -547,6 +547,7 @@ fn bench(input: &str) -> Res<'_, Command> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Xorshift;
 
     fn ok(line: &str) -> Command {
         match parse_command(line) {
@@ -1311,24 +1312,6 @@ mod tests {
         }
     }
 
-    /// A small xorshift generator: deterministic, no crates.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
     /// Checks what holds for every line: no panic, a printable one-line message that is never
     /// the internal fallback, and a parsed command that survives printing and re-reading.
     fn check_line(line: &str) {
@@ -1358,16 +1341,16 @@ mod tests {
 
     #[test]
     fn random_bytes_never_panic() {
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Xorshift::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..3000 {
-            let len = rng.below(80);
+            let len = rng.index(80);
             let bytes: Vec<u8> = (0..len)
-                .map(|_| match rng.below(4) {
+                .map(|_| match rng.index(4) {
                     // Mostly printable ASCII and separators, to reach past the first word.
                     0 => b' ',
-                    1 => b"\t\r\n"[rng.below(3)],
-                    2 => 0x20 + rng.below(0x5f) as u8,
-                    _ => rng.next() as u8,
+                    1 => b"\t\r\n"[rng.index(3)],
+                    2 => 0x20 + rng.index(0x5f) as u8,
+                    _ => rng.next_u64() as u8,
                 })
                 .collect();
             check_line(&String::from_utf8_lossy(&bytes));
@@ -1424,27 +1407,27 @@ mod tests {
             "",
         ];
         const SEPARATORS: &[&str] = &[" ", " ", " ", "\t", "  ", " \t "];
-        let mut rng = XorShift(0x0123_4567_89AB_CDEF);
+        let mut rng = Xorshift::new(0x0123_4567_89AB_CDEF);
         let mut parsed = 0;
         for _ in 0..20_000 {
             let mut line = String::new();
-            if rng.below(8) == 0 {
-                line.push_str(SEPARATORS[rng.below(SEPARATORS.len())]);
+            if rng.index(8) == 0 {
+                line.push_str(SEPARATORS[rng.index(SEPARATORS.len())]);
             }
-            if rng.below(10) != 0 {
-                line.push_str(COMMANDS[rng.below(COMMANDS.len())]);
+            if rng.index(10) != 0 {
+                line.push_str(COMMANDS[rng.index(COMMANDS.len())]);
             }
-            for _ in 0..rng.below(7) {
-                line.push_str(SEPARATORS[rng.below(SEPARATORS.len())]);
-                let token = if rng.below(3) == 0 {
-                    COMMANDS[rng.below(COMMANDS.len())]
+            for _ in 0..rng.index(7) {
+                line.push_str(SEPARATORS[rng.index(SEPARATORS.len())]);
+                let token = if rng.index(3) == 0 {
+                    COMMANDS[rng.index(COMMANDS.len())]
                 } else {
-                    VOCABULARY[rng.below(VOCABULARY.len())]
+                    VOCABULARY[rng.index(VOCABULARY.len())]
                 };
                 line.push_str(token);
             }
-            if rng.below(8) == 0 {
-                line.push_str(["\r", "\r\n", " ", "\t"][rng.below(4)]);
+            if rng.index(8) == 0 {
+                line.push_str(["\r", "\r\n", " ", "\t"][rng.index(4)]);
             }
             if let Ok(Some(_)) = parse_command(&line) {
                 parsed += 1;

@@ -1,26 +1,36 @@
-//! A deliberately naive second implementation of the Neutreeko rules (SPEC §2), used
-//! to cross-check the crate's bitboard move generator, win check and perft.
+//! Naive reference rules: for each game a deliberately plain second implementation of
+//! the rules, written from SPEC and sharing no code with the engine (grids of
+//! characters, lines walked one square at a time, moves as text), behind one trait,
+//! [`NaiveRules`], with one generic perft and one cross-check against the engine.
 //!
-//! It shares no code with the crate: a 5×5 array of chars, slides walked one square
-//! at a time, moves as text, and its own three-in-a-row scan over rows, columns and
-//! both diagonal directions. Slow on purpose: clarity over speed.
+//! Slow on purpose: clarity over speed. `tests/perft.rs` runs the naive perft on the
+//! pinned counts of `tests/data/perft.txt` and [`cross_check`] on random games of every
+//! game; the search tests use the Neutreeko rules ([`Naive`]) for brute-force proofs.
 
 // Each test crate uses a different part of this module.
 #![allow(dead_code)]
 
-/// `board[rank][file]`, rank 0 = rank `1` (the bottom), file 0 = file `a`.
-/// Cells are `'b'`, `'w'` or `'.'`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Naive {
-    pub board: [[char; 5]; 5],
-    /// `'b'` or `'w'`.
-    pub side: char,
-}
+use tabuleiro::game::{Game, Outcome};
+use tabuleiro::rng::Xorshift;
 
-/// A slide from (file, rank) to (file, rank).
-pub type NaiveMove = ((usize, usize), (usize, usize));
+#[path = "naive/fabrik.rs"]
+pub mod fabrik;
+#[path = "naive/frozenforest.rs"]
+pub mod frozenforest;
+#[path = "naive/linetris.rs"]
+pub mod linetris;
+#[path = "naive/neutreeko.rs"]
+pub mod neutreeko;
+#[path = "naive/talpa.rs"]
+pub mod talpa;
 
-const STEPS: [(i32, i32); 8] = [
+/// The Neutreeko rules, under the name the search tests know them by.
+#[allow(unused_imports)]
+pub use neutreeko::Naive;
+
+/// The eight directions of a square grid, as (file, rank) steps: north first, then
+/// clockwise.
+pub const DIRECTIONS: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -31,199 +41,187 @@ const STEPS: [(i32, i32); 8] = [
     (-1, 1),
 ];
 
-impl Naive {
-    /// Reads `<board> <side> [<plies>]`; panics on anything odd (test inputs only).
-    pub fn from_fen(fen: &str) -> Naive {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        assert_eq!(ranks.len(), 5, "{fen}");
-        let mut board = [['.'; 5]; 5];
-        for (index, text) in ranks.iter().enumerate() {
-            let rank = 4 - index;
-            let mut file = 0;
-            for c in text.chars() {
-                if let Some(run) = c.to_digit(10) {
-                    file += run as usize;
-                } else {
-                    assert!(c == 'b' || c == 'w', "{fen}");
-                    board[rank][file] = c;
-                    file += 1;
-                }
-            }
-            assert_eq!(file, 5, "{fen}");
-        }
-        let side = fields[1].chars().next().unwrap();
-        assert!(side == 'b' || side == 'w', "{fen}");
-        Naive { board, side }
-    }
-
-    pub fn start() -> Naive {
-        Naive::from_fen("1w1w1/2b2/5/2w2/1b1b1 b")
-    }
-
-    /// `<board> <side>` (no ply count).
-    pub fn fen(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..5).rev() {
-            let mut empty = 0;
-            for file in 0..5 {
-                let c = self.board[rank][file];
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out.push(' ');
-        out.push(self.side);
-        out
-    }
-
-    fn other(side: char) -> char {
-        if side == 'b' { 'w' } else { 'b' }
-    }
-
-    /// Whether `piece` has three adjacent cells in a row, column or diagonal.
-    pub fn three_in_a_row(&self, piece: char) -> bool {
-        let at = |file: i32, rank: i32| -> bool {
-            (0..5).contains(&file)
-                && (0..5).contains(&rank)
-                && self.board[rank as usize][file as usize] == piece
-        };
-        for rank in 0..5 {
-            for file in 0..5 {
-                // Rows, columns, rising and falling diagonals starting here.
-                for (df, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                    if at(file, rank)
-                        && at(file + df, rank + dr)
-                        && at(file + 2 * df, rank + 2 * dr)
-                    {
-                        return true;
+/// The board field of a FEN (`3x3/x6/...`, top rank first), as rows of characters from
+/// the bottom rank up, `'.'` for an empty square.
+pub fn board_rows(board: &str) -> Vec<Vec<char>> {
+    let mut rows: Vec<Vec<char>> = board
+        .split('/')
+        .map(|rank| {
+            let mut row = Vec::new();
+            let mut run = 0;
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(digit) => run = run * 10 + digit as usize,
+                    None => {
+                        row.extend(std::iter::repeat_n('.', run));
+                        run = 0;
+                        row.push(c);
                     }
                 }
             }
+            row.extend(std::iter::repeat_n('.', run));
+            row
+        })
+        .collect();
+    rows.reverse();
+    rows
+}
+
+/// One game's rules, written plainly. A value is a position.
+pub trait NaiveRules: Clone {
+    /// The engine's game these rules mirror (for its options and its move notation).
+    type Game: Game;
+
+    /// The start position under the engine's options.
+    fn start(config: &<Self::Game as Game>::Config) -> Self;
+
+    /// Reads a position string of the engine (SPEC §1); panics on anything odd.
+    fn from_fen(config: &<Self::Game as Game>::Config, fen: &str) -> Self;
+
+    /// Every legal move, as text in the game's notation, in any order; none once the
+    /// game is over.
+    fn move_texts(&self) -> Vec<String>;
+
+    /// Plays one of `move_texts`.
+    fn play_text(&mut self, text: &str);
+
+    /// The end of the game by these rules, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The same position without a ply-limit draw: perft applies none (SPEC §3).
+    fn without_ply_limit(self) -> Self {
+        self
+    }
+}
+
+/// Move sequences of exactly `depth` plies (SPEC §3): finished positions have no moves,
+/// no ply-limit or repetition draw applies.
+pub fn perft<N: NaiveRules>(rules: &N, depth: u32) -> u64 {
+    fn count<N: NaiveRules>(rules: &N, depth: u32) -> u64 {
+        let moves = rules.move_texts();
+        if depth <= 1 {
+            return if depth == 0 { 1 } else { moves.len() as u64 };
         }
-        false
-    }
-
-    /// The winner, if someone has three in a row (the player who just moved first).
-    pub fn winner(&self) -> Option<char> {
-        let mover = Naive::other(self.side);
-        if self.three_in_a_row(mover) {
-            Some(mover)
-        } else if self.three_in_a_row(self.side) {
-            Some(self.side)
-        } else {
-            None
-        }
-    }
-
-    /// Every legal slide; none once someone has three in a row.
-    pub fn moves(&self) -> Vec<NaiveMove> {
-        let mut out = Vec::new();
-        if self.winner().is_some() {
-            return out;
-        }
-        for rank in 0..5 {
-            for file in 0..5 {
-                if self.board[rank][file] != self.side {
-                    continue;
-                }
-                for (df, dr) in STEPS {
-                    let (mut f, mut r) = (file as i32, rank as i32);
-                    loop {
-                        let (nf, nr) = (f + df, r + dr);
-                        if !(0..5).contains(&nf) || !(0..5).contains(&nr) {
-                            break;
-                        }
-                        if self.board[nr as usize][nf as usize] != '.' {
-                            break;
-                        }
-                        f = nf;
-                        r = nr;
-                    }
-                    if (f, r) != (file as i32, rank as i32) {
-                        out.push(((file, rank), (f as usize, r as usize)));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    pub fn play(&self, mv: NaiveMove) -> Naive {
-        let ((f1, r1), (f2, r2)) = mv;
-        let mut next = *self;
-        assert_eq!(next.board[r1][f1], self.side);
-        assert_eq!(next.board[r2][f2], '.');
-        next.board[r1][f1] = '.';
-        next.board[r2][f2] = self.side;
-        next.side = Naive::other(self.side);
-        next
-    }
-
-    pub fn move_text(mv: NaiveMove) -> String {
-        let ((f1, r1), (f2, r2)) = mv;
-        let name = |f: usize, r: usize| format!("{}{}", (b'a' + f as u8) as char, r + 1);
-        format!("{}{}", name(f1, r1), name(f2, r2))
-    }
-
-    /// Legal moves as sorted text.
-    pub fn move_texts(&self) -> Vec<String> {
-        let mut texts: Vec<String> = self.moves().into_iter().map(Naive::move_text).collect();
-        texts.sort();
-        texts
-    }
-
-    /// Move sequences of exactly `depth` plies; wins end a sequence early.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.moves()
-            .into_iter()
-            .map(|mv| self.play(mv).perft(depth - 1))
+        moves
+            .iter()
+            .map(|text| {
+                let mut child = rules.clone();
+                child.play_text(text);
+                count(&child, depth - 1)
+            })
             .sum()
     }
+    count(&rules.clone().without_ply_limit(), depth)
+}
 
-    /// The exact result for the side to move within `plies` plies by brute force
-    /// (no repetition, no pruning): `Some(true)` if it can force a win in at most
-    /// `plies` plies, false otherwise. Only for tiny depths.
-    pub fn wins_within(&self, plies: u32) -> bool {
-        if plies == 0 || self.winner().is_some() {
-            return false;
-        }
-        self.moves().into_iter().any(|mv| {
-            let child = self.play(mv);
-            child.winner() == Some(self.side) || child.loses_within(plies - 1)
-        })
+/// Runs `visitor` for the naive rules of the game called `name`, as
+/// `tabuleiro::games::visit` does for the engine's, or `None` when there are none.
+pub fn visit<V: NaiveVisitor>(name: &str, visitor: V) -> Option<V::Output> {
+    match name {
+        "linetris" => Some(visitor.visit::<linetris::Naive>()),
+        "talpa" => Some(visitor.visit::<talpa::Naive>()),
+        "fabrik" => Some(visitor.visit::<fabrik::Naive>()),
+        "frozenforest" => Some(visitor.visit::<frozenforest::Naive>()),
+        "neutreeko" => Some(visitor.visit::<neutreeko::Naive>()),
+        _ => None,
     }
+}
 
-    /// Whether the side to move loses by force within `plies` plies, whatever it plays.
-    pub fn loses_within(&self, plies: u32) -> bool {
-        if self.winner() == Some(Naive::other(self.side)) {
-            return true;
+/// Code generic over the naive rules of a game chosen at run time (see [`visit`]).
+pub trait NaiveVisitor {
+    type Output;
+    fn visit<N: NaiveRules>(self) -> Self::Output;
+}
+
+/// The engine's legal moves as sorted text.
+pub fn engine_move_texts<G: Game>(state: &G) -> Vec<String> {
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    let mut texts: Vec<String> = moves.iter().map(|&mv| state.format_move(mv)).collect();
+    texts.sort();
+    texts
+}
+
+/// The naive rules' legal moves as sorted text.
+pub fn sorted_move_texts<N: NaiveRules>(rules: &N) -> Vec<String> {
+    let mut texts = rules.move_texts();
+    texts.sort();
+    texts
+}
+
+/// What [`cross_check`] compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compared {
+    pub games: usize,
+    pub positions: usize,
+    /// Positions where the game was over (by both rules).
+    pub endings: usize,
+    /// Positions where the perft counts were compared.
+    pub perfts: usize,
+}
+
+/// Plays `games` random games with `config` in the engine and in the naive rules side by
+/// side, from the start, and compares at every position: the move sets as text, the
+/// outcome, and the same of the naive rules read from the engine's FEN; at one position
+/// in `perft_every` (drawn at random), perft to `perft_depth` plies. A game stops at its
+/// end or after `max_plies` plies. The first difference is the error.
+pub fn cross_check<N: NaiveRules>(
+    config: &<N::Game as Game>::Config,
+    games: usize,
+    max_plies: usize,
+    (perft_every, perft_depth): (usize, u32),
+    rng: &mut Xorshift,
+) -> Result<Compared, String> {
+    let mut compared = Compared::default();
+    for _ in 0..games {
+        let mut state = <N::Game as Game>::start(config);
+        let mut naive = N::start(config);
+        for _ in 0..=max_plies {
+            let fen = state.fen();
+            let moves = engine_move_texts(&state);
+            let read = N::from_fen(config, &fen);
+            for (what, rules) in [("played", &naive), ("read from the FEN", &read)] {
+                let naive_moves = sorted_move_texts(rules);
+                if naive_moves != moves {
+                    return Err(format!(
+                        "{fen}: the engine's moves {moves:?}, the naive rules' ({what}) \
+                         {naive_moves:?}"
+                    ));
+                }
+                if rules.outcome() != state.outcome() {
+                    return Err(format!(
+                        "{fen}: the engine's outcome {:?}, the naive rules' ({what}) {:?}",
+                        state.outcome(),
+                        rules.outcome()
+                    ));
+                }
+            }
+            compared.positions += 1;
+            if rng.index(perft_every) == 0 {
+                let (engine, naive) = (
+                    tabuleiro::perft::perft(&state, perft_depth),
+                    perft(&read, perft_depth),
+                );
+                if engine != naive {
+                    return Err(format!(
+                        "{fen}: perft {perft_depth} is {engine} by the engine, {naive} by \
+                         the naive rules"
+                    ));
+                }
+                compared.perfts += 1;
+            }
+            if moves.is_empty() {
+                compared.endings += 1;
+                break;
+            }
+            let text = &moves[rng.index(moves.len())];
+            let mv = state
+                .legal_move(text)
+                .map_err(|e| format!("{fen}: {text}: {e}"))?;
+            state.play(mv);
+            naive.play_text(text);
         }
-        if plies == 0 || self.winner().is_some() {
-            return false;
-        }
-        let moves = self.moves();
-        // No legal move: a loss (SPEC §2).
-        moves.is_empty()
-            || moves.into_iter().all(|mv| {
-                let child = self.play(mv);
-                child.winner() != Some(self.side) && child.wins_within(plies - 1)
-            })
+        compared.games += 1;
     }
+    Ok(compared)
 }
