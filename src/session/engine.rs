@@ -453,21 +453,18 @@ fn solved_line(value: Value) -> Response {
 }
 
 fn run_perft<G: Game>(record: &Record<G>, depth: u32, stop: &AtomicBool, out: &Output) {
-    let root = &record.state().without_ply_limit();
+    let root = record.state();
     let started = Instant::now();
-    let mut moves = Vec::new();
-    if depth > 0 {
-        root.generate_moves(&mut moves);
-    }
+    let mut split = perft::divide(root, depth);
     let mut total = 0u64;
-    for mv in moves {
+    loop {
         if stop.load(Ordering::Relaxed) {
             out.send(Response::InfoString("perft stopped".to_string()));
             return;
         }
-        let mut child = root.clone();
-        child.play(mv);
-        let count = perft::perft(&child, depth.saturating_sub(1));
+        let Some((mv, count)) = split.next() else {
+            break;
+        };
         total += count;
         out.send(Response::Text(format!("{}: {count}", root.format_move(mv))));
     }

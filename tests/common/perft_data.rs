@@ -48,7 +48,7 @@ impl Line {
                 .ok_or_else(|| format!("{} has no option {name}", G::NAME))?;
             values[index] = specs[index].kind.parse_value(value)?;
         }
-        G::config(&values)
+        Ok(G::config(&values)?)
     }
 
     /// The position the line names, under its config.
