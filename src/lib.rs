@@ -18,6 +18,7 @@ pub mod arena;
 pub mod bench;
 pub mod game;
 pub mod games;
+pub mod options;
 pub mod perft;
 pub mod play;
 pub mod protocol;

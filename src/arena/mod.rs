@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome, Player};
 use crate::games::{self, GameVisitor};
+use crate::options;
 use openings::Opening;
 use referee::{EngineSlot, GameReport, Reason, RefereeSettings};
 use sprt::{Decision, Sprt};
@@ -765,37 +766,9 @@ impl GameVisitor for RunMatch<'_> {
     }
 }
 
-/// Checks the game options against `G` and builds its config.
-fn game_config<G: Game>(options: &[(String, String)]) -> Result<G::Config, String> {
-    let specs = G::option_specs();
-    let mut values: Vec<i64> = specs.iter().map(|s| s.kind.default_value()).collect();
-    for (name, text) in options {
-        let index = specs
-            .iter()
-            .position(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                format!(
-                    "{} has no option '{name}' (its options: {})",
-                    G::NAME,
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )
-            })?;
-        values[index] = specs[index]
-            .kind
-            .parse_value(text)
-            .map_err(|e| format!("option {name}: {e}"))?;
-    }
-    G::config(&values)
-}
-
 fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     let began = Instant::now();
-    let game_config = game_config::<G>(&config.game_options)?;
+    let game_config = options::config_from_pairs::<G>(&config.game_options)?;
     let opening_list: Vec<Opening> = match &config.openings {
         OpeningSource::File(path) => {
             let text = std::fs::read_to_string(path)
@@ -1223,14 +1196,6 @@ mod tests {
             ))
             .is_err()
         );
-    }
-
-    #[test]
-    fn game_options_are_checked_against_the_game() {
-        use crate::games::neutreeko::Neutreeko;
-        assert!(game_config::<Neutreeko>(&[]).is_ok());
-        let error = game_config::<Neutreeko>(&[("Rows".into(), "6".into())]).unwrap_err();
-        assert!(error.contains("no option 'Rows'"), "{error}");
     }
 
     #[test]

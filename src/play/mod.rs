@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, MoveError, Outcome, Player, Record, read_square};
 use crate::games::{self, GameVisitor};
+use crate::options;
 use crate::search::{Level, Score, SearchLimits, Searcher, time::Budget};
 use board::Style;
 use look::Look;
@@ -235,38 +236,10 @@ pub struct PlayGame {
 impl GameVisitor for PlayGame {
     type Output = Result<(), String>;
     fn visit<G: Game>(self) -> Self::Output {
-        let config = game_config::<G>(&self.args.options)?;
+        let config = options::config_from_pairs::<G>(&self.args.options)?;
         Play::<G>::new(config, self.args, self.style, self.io).run();
         Ok(())
     }
-}
-
-/// The config of `G` from `--option` pairs (names case-insensitive).
-pub fn game_config<G: Game>(options: &[(String, String)]) -> Result<G::Config, String> {
-    let specs = G::option_specs();
-    let mut values: Vec<i64> = specs.iter().map(|s| s.kind.default_value()).collect();
-    for (name, text) in options {
-        let index = specs
-            .iter()
-            .position(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                if known.is_empty() {
-                    format!("{} has no options ('{name}' given)", G::NAME)
-                } else {
-                    format!(
-                        "{} has no option '{name}' (its options: {})",
-                        G::NAME,
-                        known.join(", ")
-                    )
-                }
-            })?;
-        values[index] = specs[index]
-            .kind
-            .parse_value(text)
-            .map_err(|why| format!("bad value for {}: {why}", specs[index].name))?;
-    }
-    G::config(&values).map_err(|why| format!("{}: {why}", G::NAME))
 }
 
 /// Who made a move of the record.
