@@ -16,6 +16,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod cli;
 pub mod game;
 pub mod games;
 pub mod options;

@@ -1,194 +1,282 @@
-//! The command line of `tabuleiro match`: its usage text, and the arguments read into
-//! a [`MatchConfig`] (engines named and given the match-wide limits, openings chosen).
+//! The command line of `tabuleiro match` ([`MatchFlags`], read by clap) and its
+//! resolution into a [`MatchConfig`]: engine specs read, named and given the
+//! match-wide limits, openings chosen, cross-checks made.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::Args;
+
 use super::config::{EngineSpec, Limits, MatchConfig, OpeningSource};
 use super::sprt::Sprt;
+use crate::cli;
 use crate::games;
 
-/// The usage text of `tabuleiro match`.
-pub const USAGE: &str = "\
-Usage: tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]
+const ENGINES: &str = "Engines (two or more; with more, every pair plays)";
+const GAME: &str = "Game";
+const LIMITS: &str = "Limits (for every engine; combine freely, the first reached ends a search)";
+const OPENINGS: &str = "Openings (each is played twice, colours swapped)";
+const SCHEDULING: &str = "Scheduling and output";
 
-Plays games between UGI engines and referees them with tabuleiro's own rules:
-illegal moves, garbage, a flag fall, a hang or a crash lose the game for the
-engine at fault; the match goes on (a crashed or hung engine is restarted).
-
-Engines (two or more; with more, every pair plays):
-  --engine SPEC   words, quoted as in a shell where they hold spaces:
-                    self | cmd=PATH     the command ('self': this tabuleiro binary;
-                                        a first bare word is the command too)
-                    WORD … | arg=WORD   arguments after the command (arg= for one
-                                        that looks like a key=value below)
-                    name=NAME           the name in results (default: the command's
-                                        file name, made unique with -2, -3 …)
-                    option.NAME=VALUE   sent as 'setoption name NAME value VALUE'
-                    tc=, movetime=, depth=, nodes=   this engine's own limits,
-                                        replacing the match-wide ones below
-                  e.g. --engine \"name=deep self depth=4 option.Hash=8\"
-
-Game:
-  --game NAME     the game (default neutreeko); sent to engines that list a
-                  Game option
-  --option N=V    a game option (e.g. Rows=6), checked here and sent to every
-                  engine; repeat for more
-
-Limits (for every engine; combine freely, the first reached ends a search):
-  --tc BASE+INC   clock in ms, e.g. 1000+10; the referee keeps the clocks
-  --movetime MS   fixed time per move
-  --depth N       --nodes N
-  --grace MS      an answer this late past the clock or movetime still counts
-                  (default 0: as in cutegames, a move is charged its wall time
-                  from 'go' to 'bestmove' in whole ms, and loses on time when it
-                  leaves 0 ms or less on the clock, or exceeds the movetime)
-  --timeout MS    how long to wait for an engine without a clock or movetime
-                  before it loses by timeout and is restarted (default 30000);
-                  after a flag fall, how long to wait for its answer to 'stop'
-                  before killing it; start-up and isready get at least 10000
-  --max-plies N   adjudicate a draw after N engine plies (default 1000, 0: never)
-
-Openings (each is played twice, colours swapped):
-  --openings FILE one opening a line: a FEN, 'fen FEN moves M…', moves from
-                  the start, or 'startpos moves M…'; '#' starts a comment
-  --random-plies N  N random legal plies from the start instead
-  --seed S        seed for --random-plies (default: from the clock, printed)
-  (neither: every game starts from the start position)
-
-Scheduling and output:
-  --games N       games per pair of engines (default 10; odd N is rounded up)
-  --concurrency K games at once (default 1); each worker runs its own engines
-  --sprt E0,E1[,ALPHA,BETA]  stop when the SPRT decides whether the first
-                  engine is E1 rather than E0 Elo stronger (two engines only;
-                  alpha and beta default to 0.05)
-  --out FILE      one JSON object a line per game
-  --no-progress   no progress bar (it is shown only when stderr is a terminal)
+/// The words of an `--engine` SPEC, closing the help.
+const AFTER_HELP: &str = "\
+An engine SPEC is words, quoted as in a shell where they hold spaces:
+  self | cmd=PATH     the command ('self': this tabuleiro binary; a first bare
+                      word is the command too)
+  WORD … | arg=WORD   arguments after the command (arg= for one that looks like
+                      a key=value below)
+  name=NAME           the name in results (default: the command's file name,
+                      made unique with -2, -3 …)
+  option.NAME=VALUE   sent as 'setoption name NAME value VALUE'
+  tc=, movetime=, depth=, nodes=
+                      this engine's own limits, replacing the match-wide ones
+e.g. --engine \"name=deep self depth=4 option.Hash=8\"
 
 Frozen Forest games are scored by pairs (SPEC §2: trees eaten break a 1-1 tie).";
 
-fn number<T: std::str::FromStr>(flag: &str, text: Option<&String>) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-    text.parse()
-        .map_err(|_| format!("{flag}: '{text}' is not a valid number"))
+/// The flags of `tabuleiro match`, as clap reads them.
+#[derive(Args, Clone, Debug)]
+#[command(
+    about = "Play engines against each other, refereed by our rules",
+    before_help = "\
+Plays games between UGI engines and referees them with tabuleiro's own rules:
+illegal moves, garbage, a flag fall, a hang or a crash lose the game for the
+engine at fault; the match goes on (a crashed or hung engine is restarted).",
+    help_template = cli::SUBCOMMAND_HELP,
+    override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]",
+    after_help = AFTER_HELP,
+    args_override_self = true
+)]
+pub struct MatchFlags {
+    #[arg(
+        long = "engine",
+        value_name = "SPEC",
+        allow_hyphen_values = true,
+        help_heading = ENGINES,
+        help = "An engine: 'self' or a command, with its arguments,\n\
+                name=, option.NAME=VALUE and its own limits (see below)"
+    )]
+    pub engines: Vec<String>,
+
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = cli::game_name,
+        help_heading = GAME,
+        help = game_help()
+    )]
+    pub game: Option<&'static str>,
+    #[arg(
+        long = "option",
+        value_name = "N=V",
+        value_parser = cli::option_pair,
+        help_heading = GAME,
+        help = "A game option (e.g. Rows=6), checked here and sent\n\
+                to every engine; repeat for more"
+    )]
+    pub options: Vec<(String, String)>,
+
+    #[arg(
+        long,
+        value_name = "BASE+INC",
+        help_heading = LIMITS,
+        help = "Clock in ms, e.g. 1000+10; the referee keeps the clocks"
+    )]
+    pub tc: Option<String>,
+    #[arg(long, value_name = "MS", help_heading = LIMITS, help = "Fixed time per move")]
+    pub movetime: Option<String>,
+    #[arg(long, value_name = "N", help_heading = LIMITS, help = "Depth of each search")]
+    pub depth: Option<String>,
+    #[arg(long, value_name = "N", help_heading = LIMITS, help = "Nodes of each search")]
+    pub nodes: Option<String>,
+    #[arg(
+        long,
+        value_parser = cli::whole::<u64>,
+        value_name = "MS",
+        default_value_t = 0,
+        hide_default_value = true,
+        help_heading = LIMITS,
+        help = "An answer this late past the clock or movetime still\n\
+                counts (default 0: as in cutegames, a move is charged\n\
+                its wall time from 'go' to 'bestmove' in whole ms, and\n\
+                loses on time when it leaves 0 ms or less on the\n\
+                clock, or exceeds the movetime)"
+    )]
+    pub grace: u64,
+    #[arg(
+        long,
+        value_parser = cli::whole::<u64>,
+        value_name = "MS",
+        default_value_t = 30_000,
+        hide_default_value = true,
+        help_heading = LIMITS,
+        help = "How long to wait for an engine without a clock or\n\
+                movetime before it loses by timeout and is restarted\n\
+                (default 30000); after a flag fall, how long to wait\n\
+                for its answer to 'stop' before killing it; start-up\n\
+                and isready get at least 10000"
+    )]
+    pub timeout: u64,
+    #[arg(
+        long,
+        value_parser = cli::whole::<u32>,
+        value_name = "N",
+        default_value_t = 1000,
+        hide_default_value = true,
+        help_heading = LIMITS,
+        help = "Adjudicate a draw after N engine plies (default 1000,\n0: never)"
+    )]
+    pub max_plies: u32,
+
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "random_plies",
+        help_heading = OPENINGS,
+        help = "One opening a line: a FEN, 'fen FEN moves M…', moves\n\
+                from the start, or 'startpos moves M…'; '#' starts a\n\
+                comment (neither this nor --random-plies: every game\n\
+                starts from the start position)"
+    )]
+    pub openings: Option<PathBuf>,
+    #[arg(
+        long,
+        value_parser = cli::whole::<u32>,
+        value_name = "N",
+        help_heading = OPENINGS,
+        help = "N random legal plies from the start instead"
+    )]
+    pub random_plies: Option<u32>,
+    #[arg(
+        long,
+        value_parser = cli::whole::<u64>,
+        value_name = "S",
+        help_heading = OPENINGS,
+        help = "Seed for --random-plies (default: from the clock,\nprinted)"
+    )]
+    pub seed: Option<u64>,
+
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        hide_default_value = true,
+        value_parser = clap::value_parser!(u32).range(1..=1_000_000),
+        help_heading = SCHEDULING,
+        help = "Games per pair of engines (default 10; odd N is\nrounded up)"
+    )]
+    pub games: u32,
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        hide_default_value = true,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256),
+        help_heading = SCHEDULING,
+        help = "Games at once (default 1); each worker runs its own\nengines"
+    )]
+    pub concurrency: usize,
+    #[arg(
+        long,
+        value_name = "E0,E1",
+        allow_hyphen_values = true,
+        value_parser = Sprt::parse,
+        help_heading = SCHEDULING,
+        help = "E0,E1[,ALPHA,BETA]: stop when the SPRT decides\n\
+                whether the first engine is E1 rather than E0 Elo\n\
+                stronger (two engines only; alpha and beta default\n\
+                to 0.05)"
+    )]
+    pub sprt: Option<Sprt>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = SCHEDULING,
+        help = "One JSON object a line per game"
+    )]
+    pub out: Option<PathBuf>,
+    #[arg(
+        long,
+        help_heading = SCHEDULING,
+        help = "No progress bar (it is shown only when stderr is a\nterminal)"
+    )]
+    pub no_progress: bool,
+}
+
+fn game_help() -> String {
+    format!(
+        "{};\nsent to engines that list a Game option",
+        cli::game_help("match")
+    )
+}
+
+impl MatchFlags {
+    /// The match these flags describe; `game` is the game chosen before `match`, if any.
+    pub fn config(self, game: Option<&'static str>) -> Result<MatchConfig, String> {
+        let self_path = std::env::current_exe()
+            .map_err(|e| format!("cannot tell the path of this program: {e}"))?;
+        let mut limits = Limits::default();
+        for (key, value) in [
+            ("tc", &self.tc),
+            ("movetime", &self.movetime),
+            ("depth", &self.depth),
+            ("nodes", &self.nodes),
+        ] {
+            if let Some(text) = value {
+                limits.set(key, text)?;
+            }
+        }
+        let mut config = MatchConfig {
+            game: self.game.or(game).unwrap_or(games::DEFAULT),
+            game_options: self.options,
+            engines: Vec::new(),
+            openings: OpeningSource::StartPos,
+            games: self.games + self.games % 2,
+            concurrency: self.concurrency,
+            timeout: Duration::from_millis(self.timeout.max(1)),
+            grace: Duration::from_millis(self.grace),
+            max_plies: self.max_plies,
+            sprt: self.sprt,
+            out: self.out,
+            progress: !self.no_progress,
+        };
+        if self.engines.len() < 2 {
+            return Err("a match needs at least two --engine".to_string());
+        }
+        for text in &self.engines {
+            let mut spec = EngineSpec::parse(text, &self_path)?;
+            spec.limits = spec.limits.or(limits);
+            config.engines.push(spec);
+        }
+        name_engines(&mut config.engines);
+        for spec in &config.engines {
+            if spec.limits.is_empty() {
+                return Err(format!(
+                    "engine '{}' has no limit: give --tc, --movetime, --depth or --nodes",
+                    spec.name
+                ));
+            }
+        }
+        if config.sprt.is_some() && config.engines.len() != 2 {
+            return Err("--sprt needs exactly two engines".to_string());
+        }
+        config.openings = match (self.openings, self.random_plies) {
+            (Some(_), Some(_)) => return Err("give --openings or --random-plies, not both".into()),
+            (Some(path), None) => OpeningSource::File(path),
+            (None, Some(plies)) => OpeningSource::Random {
+                plies,
+                seed: self.seed.unwrap_or_else(clock_seed),
+            },
+            (None, None) => OpeningSource::StartPos,
+        };
+        Ok(config)
+    }
 }
 
 /// Reads the arguments after `match`.
 pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
-    let self_path = std::env::current_exe()
-        .map_err(|e| format!("cannot tell the path of this program: {e}"))?;
-    let mut engine_texts = Vec::new();
-    let mut game = games::DEFAULT;
-    let mut game_options = Vec::new();
-    let mut limits = Limits::default();
-    let mut openings_file = None;
-    let mut random_plies = None;
-    let mut seed = None;
-    let mut config = MatchConfig {
-        game,
-        game_options: Vec::new(),
-        engines: Vec::new(),
-        openings: OpeningSource::StartPos,
-        games: 10,
-        concurrency: 1,
-        timeout: Duration::from_millis(30_000),
-        grace: Duration::ZERO,
-        max_plies: 1000,
-        sprt: None,
-        out: None,
-        progress: true,
-    };
-    let mut rest = args.iter();
-    while let Some(flag) = rest.next() {
-        let mut value = || {
-            rest.next()
-                .ok_or_else(|| format!("{flag} needs a value"))
-                .cloned()
-        };
-        match flag.as_str() {
-            "--engine" => engine_texts.push(value()?),
-            "--game" => {
-                let name = value()?;
-                game = games::canonical(&name).ok_or_else(|| {
-                    format!(
-                        "unknown game '{name}' (the games are: {})",
-                        games::NAMES.join(", ")
-                    )
-                })?;
-            }
-            "--option" => {
-                let text = value()?;
-                let (name, value) = text
-                    .split_once('=')
-                    .filter(|(n, v)| !n.is_empty() && !v.is_empty())
-                    .ok_or_else(|| format!("--option '{text}' is not NAME=VALUE"))?;
-                game_options.push((name.to_string(), value.to_string()));
-            }
-            "--tc" | "--movetime" | "--depth" | "--nodes" => {
-                let text = value()?;
-                limits.set(&flag[2..], &text)?;
-            }
-            "--openings" => openings_file = Some(PathBuf::from(value()?)),
-            "--random-plies" => random_plies = Some(number::<u32>(flag, rest.next())?),
-            "--seed" => seed = Some(number::<u64>(flag, rest.next())?),
-            "--games" => {
-                let games = number::<u32>(flag, rest.next())?;
-                if games == 0 || games > 1_000_000 {
-                    return Err(format!("--games {games} is not 1..1000000"));
-                }
-                config.games = games + games % 2;
-            }
-            "--concurrency" => {
-                let k = number::<usize>(flag, rest.next())?;
-                if !(1..=256).contains(&k) {
-                    return Err(format!("--concurrency {k} is not 1..256"));
-                }
-                config.concurrency = k;
-            }
-            "--timeout" => {
-                config.timeout = Duration::from_millis(number::<u64>(flag, rest.next())?.max(1));
-            }
-            "--grace" => config.grace = Duration::from_millis(number(flag, rest.next())?),
-            "--max-plies" => config.max_plies = number(flag, rest.next())?,
-            "--sprt" => config.sprt = Some(Sprt::parse(&value()?)?),
-            "--out" => config.out = Some(PathBuf::from(value()?)),
-            "--no-progress" => config.progress = false,
-            other => return Err(format!("unknown match argument '{other}'")),
-        }
-    }
-    config.game = game;
-    config.game_options = game_options;
-    if engine_texts.len() < 2 {
-        return Err("a match needs at least two --engine".to_string());
-    }
-    for text in &engine_texts {
-        let mut spec = EngineSpec::parse(text, &self_path)?;
-        spec.limits = spec.limits.or(limits);
-        config.engines.push(spec);
-    }
-    name_engines(&mut config.engines);
-    for spec in &config.engines {
-        if spec.limits.is_empty() {
-            return Err(format!(
-                "engine '{}' has no limit: give --tc, --movetime, --depth or --nodes",
-                spec.name
-            ));
-        }
-    }
-    if config.sprt.is_some() && config.engines.len() != 2 {
-        return Err("--sprt needs exactly two engines".to_string());
-    }
-    config.openings = match (openings_file, random_plies) {
-        (Some(_), Some(_)) => return Err("give --openings or --random-plies, not both".into()),
-        (Some(path), None) => OpeningSource::File(path),
-        (None, Some(plies)) => OpeningSource::Random {
-            plies,
-            seed: seed.unwrap_or_else(clock_seed),
-        },
-        (None, None) => OpeningSource::StartPos,
-    };
-    Ok(config)
+    cli::parse_flags::<MatchFlags>("match", args)?.config(None)
 }
 
 fn clock_seed() -> u64 {

@@ -177,8 +177,9 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Reads an `--engine` spec (see [`USAGE`](super::USAGE)); `self_path` is what `self` means.
-    /// The name is left empty when not given ([`parse_args`](super::parse_args) fills it in).
+    /// Reads an `--engine` spec (see `tabuleiro match --help`); `self_path` is what
+    /// `self` means. The name is left empty when not given ([`parse_args`](super::parse_args)
+    /// fills it in).
     pub fn parse(text: &str, self_path: &std::path::Path) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
             name: String::new(),

@@ -1,7 +1,7 @@
 //! `tabuleiro match`: engine-versus-engine matches refereed by our own rules.
 //!
-//! - [`args`] reads the command line into a [`MatchConfig`] ([`config`]: engines, game
-//!   and options, limits, openings, scheduling).
+//! - [`args`] reads the command line (with clap) into a [`MatchConfig`] ([`config`]:
+//!   engines, game and options, limits, openings, scheduling).
 //! - [`schedule`] checks everything against the chosen game (through
 //!   [`crate::games::visit`], so each game joins for free), then plays the games on
 //!   `--concurrency` worker threads, each with its own engine processes
@@ -24,25 +24,20 @@ pub mod sprt;
 pub mod stats;
 pub mod summary;
 
-pub use args::{USAGE, parse_args};
+pub use args::{MatchFlags, parse_args};
 pub use config::{EngineSpec, Limits, MatchConfig, OpeningSource, TimeControl, split_words};
 pub use schedule::run;
 pub use summary::{MatchSummary, PairingStats};
 
 use std::io::Write;
 
-/// Runs `tabuleiro match ARGS`: prints the summary on stdout.
-pub fn main(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    let config = parse_args(args)?;
-    let summary = run(&config)?;
+/// Runs `tabuleiro match`: plays the match, then prints the summary on stdout.
+pub fn main(config: &MatchConfig) -> Result<(), String> {
+    let summary = run(config)?;
     // A closed stdout (`| head`) must not panic: the games are played and written.
     let mut stdout = std::io::stdout().lock();
     let _ = stdout
-        .write_all(summary.render(&config).as_bytes())
+        .write_all(summary.render(config).as_bytes())
         .and_then(|()| stdout.flush());
     Ok(())
 }

@@ -1,12 +1,12 @@
 //! `tabuleiro play`: play any game in the terminal, against the engine or a friend,
 //! or watch the engine play itself.
 //!
-//! - [`args`] reads the command line into [`PlayArgs`]; [`run`] starts the game chosen
-//!   at run time through [`crate::games::visit`], so every game plays here without any
-//!   code of its own.
-//! - `game_loop` holds the game (`Play`) and its loop: it draws the
-//!   board after every move ([`board`], from the game's FEN, with the glyphs of
-//!   [`look`]) and gives the turn to a human or to the engine.
+//! - [`args`] reads the command line (with clap) into [`PlayArgs`]; [`run`] starts the
+//!   game chosen at run time through [`crate::games::visit`], so every game plays here
+//!   without any code of its own.
+//! - `game_loop` holds the game (`Play`) and its loop: it draws the board after every
+//!   move ([`board`], from the game's FEN, with the glyphs of [`look`]) and gives the
+//!   turn to a human or to the engine.
 //! - `commands` reads the human's lines: moves in the protocol notation and the
 //!   commands `moves`, `undo`, `hint`, `board`, `fen`, `new`, `help` and `quit`.
 //! - `engine` lets the in-process [`Searcher`](crate::search::Searcher) move for the
@@ -26,7 +26,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use crate::game::Game;
 use crate::games::{self, GameVisitor};
 use crate::options;
-pub use args::{DEFAULT_MOVETIME_MS, Kind, PlayArgs, parse_args, usage};
+pub use args::{DEFAULT_MOVETIME_MS, Kind, PlayArgs, PlayFlags, parse_args};
 use board::Style;
 use game_loop::Play;
 
@@ -43,12 +43,7 @@ fn locale_is_utf8() -> bool {
 }
 
 /// `tabuleiro play …`: plays on the terminal until the game is left.
-pub fn run(args: &[String], game: &str) -> Result<(), String> {
-    let args = parse_args(args, game)?;
-    if args.help {
-        println!("{}", usage());
-        return Ok(());
-    }
+pub fn run(args: PlayArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let style = Style {
         colour: args.colour.unwrap_or_else(|| {
