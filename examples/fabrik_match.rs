@@ -12,7 +12,7 @@
 //!
 //! `cargo run --release --example fabrik_match -- ab VARIANT [pairs] [nodes] [seed]`
 //! plays the shipped evaluation (variant 0) against an experimental one
-//! (`eval::VARIANT`), both searching a fixed number of nodes per move (repeatable and
+//! (`FabrikEval::variant`), both searching a fixed number of nodes per move (repeatable and
 //! independent of the machine's load), over `pairs` random 4-ply openings, each played
 //! twice with colours swapped.
 
@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use tabuleiro::game::{Game, Outcome, Player, default_config};
 use tabuleiro::games::fabrik::geometry::geometry;
-use tabuleiro::games::fabrik::{Fabrik, Move, MoveKind};
+use tabuleiro::games::fabrik::{Fabrik, FabrikEval, Move, MoveKind};
 use tabuleiro::search::time::Budget;
-use tabuleiro::search::{SearchLimits, Searcher};
+use tabuleiro::search::{NoOracle, Policy, SearchLimits};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Opponent {
@@ -86,26 +86,19 @@ fn opponent_move(kind: Opponent, state: &Fabrik, rng: &mut StdRng) -> Move {
 }
 
 /// One A/B game from `state`: `variants[p]` evaluates for player `p`. Returns the winner.
-fn ab_game(
-    mut state: Fabrik,
-    variants: [u8; 2],
-    searchers: &mut [Searcher<Fabrik>; 2],
-    nodes: u64,
-) -> (Player, u32) {
-    use std::sync::atomic::Ordering;
-    use tabuleiro::games::fabrik::eval::VARIANT;
+fn ab_game(mut state: Fabrik, variants: [u8; 2], nodes: u64) -> (Player, u32) {
+    let searcher = |variant| Policy::new(32, FabrikEval::variant(variant), Arc::new(NoOracle));
+    let mut searchers = [searcher(variants[0]), searcher(variants[1])];
     let limits = SearchLimits {
         nodes: Some(nodes),
         ..SearchLimits::default()
     };
     let mut history = vec![state.hash()];
-    searchers.iter_mut().for_each(Searcher::clear);
     loop {
         if let Some(Outcome::Win(winner)) = state.outcome() {
             return (winner, state.plies());
         }
         let side = state.side_to_move().index();
-        VARIANT.store(variants[side], Ordering::Relaxed);
         let stop = Arc::new(AtomicBool::new(false));
         let result = searchers[side].search(&state, &history, limits, stop, &mut |_| {});
         state.play(result.best.expect("a move while the game goes on"));
@@ -120,7 +113,6 @@ fn ab_match(args: &[String]) {
     let seed: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
     let mut rng = StdRng::seed_from_u64(seed);
     let config = default_config::<Fabrik>();
-    let mut searchers = [Searcher::<Fabrik>::new(32), Searcher::<Fabrik>::new(32)];
     // Wins of the variant [as black, as white].
     let mut wins = [0; 2];
     let mut plies = 0;
@@ -137,7 +129,7 @@ fn ab_match(args: &[String]) {
         for variant_side in [Player::P1, Player::P2] {
             let mut variants = [0, 0];
             variants[variant_side.index()] = variant;
-            let (winner, length) = ab_game(opening, variants, &mut searchers, nodes);
+            let (winner, length) = ab_game(opening, variants, nodes);
             plies += length;
             if winner == variant_side {
                 wins[variant_side.index()] += 1;
@@ -171,7 +163,7 @@ fn main() {
     let seed: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
     let mut rng = StdRng::seed_from_u64(seed);
     let config = default_config::<Fabrik>();
-    let mut searcher = Searcher::<Fabrik>::new(64);
+    let mut searcher = Policy::<Fabrik>::standard(64, &config);
     searcher.prepare();
     let limits = SearchLimits {
         budget: Budget {

@@ -85,7 +85,7 @@ fn main() {
     let mut sum = 0i64;
     for _ in 0..20 {
         for state in &positions {
-            sum += i64::from(state.evaluate());
+            sum += i64::from(tabuleiro::games::fabrik::eval::evaluate(state));
         }
     }
     let seconds = clock.elapsed().as_secs_f64();

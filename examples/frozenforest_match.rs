@@ -24,12 +24,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use tabuleiro::arena::stats::{PairGame, PairReason, Tally, score_pair};
-use tabuleiro::game::{FenError, Game, MoveError, OptionSpec, Outcome, Player};
+use tabuleiro::game::{Game, Outcome, Player};
 use tabuleiro::games::frozenforest::{
-    Config, FrozenForest, Move, Weights, evaluate_with, seed_heuristic,
+    Config, FrozenForest, FrozenForestEval, Move, Weights, seed_heuristic,
 };
 use tabuleiro::search::time::Budget;
-use tabuleiro::search::{SearchLimits, Searcher};
+use tabuleiro::search::{AlphaBeta, NoOracle, Policy, SearchLimits};
 
 const VARIANTS: &[(&str, Weights)] = &[
     ("default", Weights::DEFAULT),
@@ -103,78 +103,6 @@ const VARIANTS: &[(&str, Weights)] = &[
     ),
 ];
 
-/// Frozen Forest with the evaluation weights carried in the state, so that two
-/// engines with different weights can share one game.
-#[derive(Clone, Copy, Debug)]
-struct Tuned {
-    position: FrozenForest,
-    weights: &'static Weights,
-}
-
-impl Game for Tuned {
-    type Move = Move;
-    type Config = Config;
-    const NAME: &'static str = "frozenforest";
-
-    fn option_specs() -> &'static [OptionSpec] {
-        FrozenForest::option_specs()
-    }
-    fn config(values: &[i64]) -> Result<Config, String> {
-        FrozenForest::config(values)
-    }
-    fn start(config: &Config) -> Self {
-        Tuned {
-            position: FrozenForest::start(config),
-            weights: &Weights::DEFAULT,
-        }
-    }
-    fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        Ok(Tuned {
-            position: FrozenForest::from_fen(config, fen)?,
-            weights: &Weights::DEFAULT,
-        })
-    }
-    fn fen(&self) -> String {
-        self.position.fen()
-    }
-    fn side_to_move(&self) -> Player {
-        self.position.side_to_move()
-    }
-    fn plies(&self) -> u32 {
-        self.position.plies()
-    }
-    fn generate_moves(&self, moves: &mut Vec<Move>) {
-        self.position.generate_moves(moves)
-    }
-    fn play(&mut self, mv: Move) {
-        self.position.play(mv)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.position.outcome()
-    }
-    fn hash(&self) -> u64 {
-        self.position.hash()
-    }
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        self.position.parse_move(text)
-    }
-    fn format_move(&self, mv: Move) -> String {
-        self.position.format_move(mv)
-    }
-    fn evaluate(&self) -> i32 {
-        evaluate_with(&self.position, self.weights)
-    }
-    fn order_hint(&self, mv: Move) -> i32 {
-        self.position.order_hint(mv)
-    }
-    fn diagram(&self) -> String {
-        self.position.diagram()
-    }
-    fn count_moves(&self) -> u64 {
-        self.position.count_moves()
-    }
-}
-
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
 
@@ -188,9 +116,9 @@ impl Rng {
 }
 
 enum Contestant {
+    /// Alpha-beta for both roles with the given weights.
     Engine {
-        searcher: Box<Searcher<Tuned>>,
-        weights: &'static Weights,
+        searcher: Box<AlphaBeta<FrozenForest, FrozenForestEval, NoOracle>>,
         limits: SearchLimits,
     },
     Random,
@@ -198,20 +126,17 @@ enum Contestant {
     /// The engine exactly as the protocol runs it: the searcher on the game itself, so
     /// Monte-Carlo tree search for Yuki and alpha-beta with the default weights for Mina.
     Full {
-        searcher: Box<Searcher<FrozenForest>>,
+        searcher: Box<Policy<FrozenForest>>,
         limits: SearchLimits,
     },
 }
 
 impl Contestant {
     fn engine(weights: &'static Weights, limits: SearchLimits) -> Contestant {
-        let mut searcher = Box::new(Searcher::new(16));
+        let eval = FrozenForestEval(*weights);
+        let mut searcher = Box::new(AlphaBeta::new(16, eval, Arc::new(NoOracle)));
         searcher.prepare();
-        Contestant::Engine {
-            searcher,
-            weights,
-            limits,
-        }
+        Contestant::Engine { searcher, limits }
     }
 
     fn new_game(&mut self) {
@@ -236,17 +161,11 @@ impl Contestant {
                 }
                 outcome.best.unwrap_or(moves[0])
             }
-            Contestant::Engine {
-                searcher,
-                weights,
-                limits,
-            } => {
-                let root = Tuned {
-                    position: *position,
-                    weights,
-                };
+            Contestant::Engine { searcher, limits } => {
                 let stop = Arc::new(AtomicBool::new(false));
-                let outcome = searcher.search(&root, history, *limits, stop, &mut |_| {});
+                let time_up = Arc::new(AtomicBool::new(false));
+                let outcome =
+                    searcher.search(position, history, *limits, stop, time_up, &mut |_| {});
                 if std::env::var_os("FF_TRACE").is_some() {
                     eprint!("[{:?} d{}] ", outcome.score, outcome.depth);
                 }
@@ -447,7 +366,7 @@ fn limits(text: &str) -> SearchLimits {
 fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
     let mut rng = Rng(0x5eed_0000_0001);
     let mut engine = if variant_name == "engine" {
-        let mut searcher = Box::new(Searcher::new(16));
+        let mut searcher = Box::new(Policy::standard(16, &Config { trees: 10 }));
         searcher.prepare();
         Contestant::Full {
             searcher,
@@ -489,7 +408,7 @@ fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
                     eprintln!(
                         "pair: {:?}, {}",
                         result.score,
-                        result.reason.describe("engine", name)
+                        result.reason.describe("engine", name, "trees eaten")
                     );
                 }
                 pairs.add(result.score);

@@ -9,19 +9,19 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use tabuleiro::game::{Game, Outcome, Player, Record, default_config};
+use tabuleiro::game::{Outcome, Player, Record, default_config};
 use tabuleiro::games::{self, GameVisitor};
-use tabuleiro::search::{Level, SearchLimits, Searcher};
+use tabuleiro::search::{Level, Policy, SearchLimits, Strategy};
 
 struct Ladder {
     pairs: u32,
     nodes: u64,
 }
 
-fn game<G: Game>(level: Level, side: Player, seed: u64, nodes: u64) -> f64 {
-    let mut weak = Searcher::<G>::new(16);
+fn game<G: Strategy>(level: Level, side: Player, seed: u64, nodes: u64) -> f64 {
+    let mut weak = Policy::<G>::standard(16, &default_config::<G>());
     weak.seed_level(seed);
-    let mut strong = Searcher::<G>::new(16);
+    let mut strong = Policy::<G>::standard(16, &default_config::<G>());
     let mut record = Record::new(G::start(&default_config::<G>()));
     while record.outcome().is_none() && record.moves().len() < 600 {
         let mover = record.state().side_to_move();
@@ -59,7 +59,7 @@ fn game<G: Game>(level: Level, side: Player, seed: u64, nodes: u64) -> f64 {
 
 impl GameVisitor for Ladder {
     type Output = ();
-    fn visit<G: Game>(self) {
+    fn visit<G: Strategy>(self) {
         let started = Instant::now();
         let mut line = format!("{:>13}:", G::NAME);
         for n in [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10] {

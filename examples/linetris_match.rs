@@ -8,12 +8,20 @@
 //! variant A and its score.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use tabuleiro::game::{Game, Outcome, Player, Record};
-use tabuleiro::games::linetris::eval::VARIANT;
-use tabuleiro::games::linetris::{Config, Linetris, Move};
-use tabuleiro::search::{SearchLimits, Searcher};
+use tabuleiro::games::linetris::{Config, Linetris, LinetrisEval, LinetrisOracle, Move};
+use tabuleiro::search::{Policy, SearchLimits};
+
+/// Variant 0 is the shipped evaluation, 1 leaves out the threat analysis, 2 the
+/// bottom-row discount.
+fn variant(number: u32) -> LinetrisEval {
+    LinetrisEval {
+        threats: number != 1,
+        bottom_discount: number != 2,
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,8 +34,8 @@ fn main() {
         row_clear,
         ..Config::default()
     };
-    let mut searchers = [Searcher::<Linetris>::new(16), Searcher::<Linetris>::new(16)];
-    let variants = [a, b];
+    let oracle = Arc::new(LinetrisOracle::new(&config));
+    let mut searchers = [a, b].map(|v| Policy::new(16, variant(v), Arc::clone(&oracle)));
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let cols = config.cols as u8;
     for opening in 0..u32::from(cols).pow(plies) {
@@ -45,7 +53,6 @@ fn main() {
                 while record.outcome().is_none() {
                     let side = record.state().side_to_move();
                     let who = usize::from(side != a_plays);
-                    VARIANT.store(variants[who], Ordering::Relaxed);
                     let limits = SearchLimits {
                         nodes: Some(nodes),
                         ..SearchLimits::default()

@@ -14,7 +14,8 @@ use std::time::Instant;
 
 use tabuleiro::game::Game;
 use tabuleiro::games::linetris::solver::{Solver, value_to_score};
-use tabuleiro::games::linetris::{Config, Linetris};
+use tabuleiro::games::linetris::{Config, Linetris, LinetrisOracle};
+use tabuleiro::search::Oracle;
 
 fn default_path() -> String {
     let manifest = env!("CARGO_MANIFEST_DIR");
@@ -142,6 +143,7 @@ fn main() {
             }
         );
     }
+    let oracle = LinetrisOracle::new(&config);
     // Warm up the engine's solver (allocating its table) before timing it.
     // (The first position of the file; the empty board would take far too long.)
     if let Some((moves, _)) = lines.first() {
@@ -152,9 +154,9 @@ fn main() {
                 .expect("legal move in file");
             state.play(mv);
         }
-        let _ = state.solve(&stop);
+        let _ = oracle.solve(&state, &stop);
     }
-    // The whole `Game::solve` (score, best move, conversion to plies) on the set.
+    // The whole `Oracle::solve` (score, best move, conversion to plies) on the set.
     let mut total_ns = 0u128;
     let mut total_nodes = 0u64;
     let mut mismatches = 0;
@@ -169,9 +171,9 @@ fn main() {
         let mut best_ns = u128::MAX;
         let mut solution = None;
         for _ in 0..repeat {
-            tabuleiro::games::linetris::clear_solver_tables();
+            oracle.clear();
             let start = Instant::now();
-            solution = state.solve(&stop);
+            solution = oracle.solve(&state, &stop);
             best_ns = best_ns.min(start.elapsed().as_nanos());
         }
         let solution = solution.expect("RowClear off");

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use tabuleiro::game::{Game, Outcome};
 use tabuleiro::games::talpa::{Talpa, safe_removals, separation};
-use tabuleiro::search::{SearchLimits, Searcher};
+use tabuleiro::search::{Policy, SearchLimits};
 
 struct Rng(u64);
 impl Rng {
@@ -51,7 +51,7 @@ fn main() {
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
     let nodes: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
     let config = Talpa::config(&[8]).unwrap();
-    let mut searcher: Searcher<Talpa> = Searcher::new(32);
+    let mut searcher = Policy::<Talpa>::standard(32, &config);
     // (phase bucket, feature) -> [wins with >0, games with >0, wins with <0, games with <0]
     let mut table: std::collections::BTreeMap<(u32, &'static str), [u32; 4]> = Default::default();
     for game in 0..games {

@@ -15,15 +15,14 @@
 //! region: the empty component spanning the most ranks (red) or files (blue), ties
 //! broken by the component's size, then at random.
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tabuleiro::game::{FenError, Game, MoveError, OptionSpec, Outcome, Player};
-use tabuleiro::games::talpa::{Config, EvalParams, Move, Talpa, evaluate_with};
+use tabuleiro::game::{Game, Outcome, Player};
+use tabuleiro::games::talpa::{EvalParams, Move, Talpa, TalpaEval};
 use tabuleiro::search::time::Budget;
-use tabuleiro::search::{SearchLimits, Searcher};
+use tabuleiro::search::{NoOracle, Policy, SearchLimits};
 
 /// Evaluation variants, by name. `default` is the engine's.
 const VARIANTS: [(&str, EvalParams); 10] = [
@@ -102,74 +101,6 @@ const VARIANTS: [(&str, EvalParams); 10] = [
     ),
 ];
 
-/// Talpa with the evaluation of variant `V`: the engine's rules, another evaluation.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Tuned<const V: usize>(Talpa);
-
-impl<const V: usize> fmt::Debug for Tuned<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl<const V: usize> Game for Tuned<V> {
-    type Move = Move;
-    type Config = Config;
-    const NAME: &'static str = "talpa";
-
-    fn option_specs() -> &'static [OptionSpec] {
-        Talpa::option_specs()
-    }
-    fn config(values: &[i64]) -> Result<Config, String> {
-        Talpa::config(values)
-    }
-    fn start(config: &Config) -> Self {
-        Tuned(Talpa::start(config))
-    }
-    fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        Talpa::from_fen(config, fen).map(Tuned)
-    }
-    fn fen(&self) -> String {
-        self.0.fen()
-    }
-    fn side_to_move(&self) -> Player {
-        self.0.side_to_move()
-    }
-    fn plies(&self) -> u32 {
-        self.0.plies()
-    }
-    fn generate_moves(&self, moves: &mut Vec<Move>) {
-        self.0.generate_moves(moves)
-    }
-    fn play(&mut self, mv: Move) {
-        self.0.play(mv)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
-    }
-    fn hash(&self) -> u64 {
-        self.0.hash()
-    }
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        self.0.parse_move(text)
-    }
-    fn format_move(&self, mv: Move) -> String {
-        self.0.format_move(mv)
-    }
-    fn evaluate(&self) -> i32 {
-        evaluate_with(&self.0, &VARIANTS[V].1)
-    }
-    fn order_hint(&self, mv: Move) -> i32 {
-        self.0.order_hint(mv)
-    }
-    fn diagram(&self) -> String {
-        self.0.diagram()
-    }
-    fn count_moves(&self) -> u64 {
-        self.0.count_moves()
-    }
-}
-
 struct Rng(u64);
 
 impl Rng {
@@ -194,15 +125,15 @@ enum Limit {
     Nodes(u64),
 }
 
-struct SearchAgent<const V: usize> {
-    searcher: Searcher<Tuned<V>>,
+struct SearchAgent {
+    searcher: Policy<Talpa, TalpaEval>,
     movetime: Limit,
     depths: Vec<u32>,
 }
 
-impl<const V: usize> Agent for SearchAgent<V> {
+impl Agent for SearchAgent {
     fn choose(&mut self, position: &Talpa, _rng: &mut Rng) -> Move {
-        let root = Tuned::<V>(*position);
+        let root = *position;
         let limits = match self.movetime {
             Limit::Time(t) => SearchLimits {
                 budget: Budget {
@@ -299,10 +230,10 @@ impl Agent for RandomAgent {
     }
 }
 
-fn search_agent<const V: usize>(movetime: Limit) -> Box<dyn Agent> {
-    let mut searcher = Searcher::new(64);
+fn search_agent(params: EvalParams, movetime: Limit) -> Box<dyn Agent> {
+    let mut searcher = Policy::new(64, TalpaEval(params), Arc::new(NoOracle));
     searcher.prepare();
-    Box::new(SearchAgent::<V> {
+    Box::new(SearchAgent {
         searcher,
         movetime,
         depths: Vec::new(),
@@ -322,18 +253,7 @@ fn agent(name: &str, movetime: Limit) -> Box<dyn Agent> {
             let names: Vec<&str> = VARIANTS.iter().map(|(n, _)| *n).collect();
             panic!("unknown player '{name}': greedy, random or search:{names:?}")
         });
-    match variant {
-        0 => search_agent::<0>(movetime),
-        1 => search_agent::<1>(movetime),
-        2 => search_agent::<2>(movetime),
-        3 => search_agent::<3>(movetime),
-        4 => search_agent::<4>(movetime),
-        5 => search_agent::<5>(movetime),
-        6 => search_agent::<6>(movetime),
-        7 => search_agent::<7>(movetime),
-        8 => search_agent::<8>(movetime),
-        _ => search_agent::<9>(movetime),
-    }
+    search_agent(VARIANTS[variant].1, movetime)
 }
 
 fn main() {

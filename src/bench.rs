@@ -3,7 +3,8 @@
 //! For each game: the start position and positions a fixed pseudo-random playout
 //! reaches, each searched from a cleared table to the game's `BENCH_DEPTH` (or the
 //! depth given). The total node count is the engine's signature: it changes only
-//! when search or move generation behaviour changes.
+//! when search or move generation behaviour changes. Each search has an oracle of its
+//! own that is never prepared, so no table built in the background takes part: the signature must not depend on how far a build has got.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,9 +12,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, default_config};
 use crate::games::{self, GameVisitor};
-use crate::protocol::response::Response;
 use crate::rng::Xorshift;
-use crate::search::{SearchLimits, Searcher};
+use crate::search::{Policy, SearchLimits, Strategy};
 
 /// The depths `bench` accepts, on the command line and over UGI.
 pub const DEPTHS: std::ops::RangeInclusive<u32> = 1..=64;
@@ -37,6 +37,26 @@ impl BenchReport {
     /// The closing line: `N nodes M nps`.
     pub fn summary(&self) -> String {
         format!("{} nodes {} nps", self.nodes, self.nps())
+    }
+}
+
+/// What bench found for one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamePart {
+    pub game: &'static str,
+    pub positions: usize,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl std::fmt::Display for GamePart {
+    /// `bench <game>: 4 positions, depth 10, 123 nodes`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "bench {}: {} positions, depth {}, {} nodes",
+            self.game, self.positions, self.depth, self.nodes
+        )
     }
 }
 
@@ -69,17 +89,18 @@ pub fn positions<G: Game>() -> Vec<G> {
 struct BenchGame<'a> {
     depth: Option<u32>,
     stop: &'a Arc<AtomicBool>,
-    report: &'a dyn Fn(Response),
+    report: &'a dyn Fn(GamePart),
 }
 
 impl GameVisitor for BenchGame<'_> {
     type Output = Option<BenchReport>;
-    fn visit<G: Game>(self) -> Option<BenchReport> {
+    fn visit<G: Strategy>(self) -> Option<BenchReport> {
         let mut total = BenchReport::default();
         let depth = self.depth.unwrap_or(G::BENCH_DEPTH);
         let positions = positions::<G>();
+        let config = default_config::<G>();
         for state in &positions {
-            let mut searcher = Searcher::<G>::new(BENCH_HASH_MIB);
+            let mut searcher = Policy::<G>::standard(BENCH_HASH_MIB, &config);
             searcher.prepare();
             let limits = SearchLimits {
                 depth: Some(depth),
@@ -99,18 +120,18 @@ impl GameVisitor for BenchGame<'_> {
             total.elapsed += started.elapsed();
             total.nodes += outcome.nodes;
         }
-        (self.report)(Response::InfoString(format!(
-            "bench {}: {} positions, depth {depth}, {} nodes",
-            G::NAME,
-            positions.len(),
-            total.nodes
-        )));
+        (self.report)(GamePart {
+            game: G::NAME,
+            positions: positions.len(),
+            depth,
+            nodes: total.nodes,
+        });
         Some(total)
     }
 }
 
 /// Runs bench over every game, reporting a line per game to `report`.
-pub fn run(depth: Option<u32>, report: &dyn Fn(Response)) -> BenchReport {
+pub fn run(depth: Option<u32>, report: &dyn Fn(GamePart)) -> BenchReport {
     let stop = Arc::new(AtomicBool::new(false));
     run_until(depth, &stop, report).unwrap_or_default()
 }
@@ -119,7 +140,7 @@ pub fn run(depth: Option<u32>, report: &dyn Fn(Response)) -> BenchReport {
 pub fn run_until(
     depth: Option<u32>,
     stop: &Arc<AtomicBool>,
-    report: &dyn Fn(Response),
+    report: &dyn Fn(GamePart),
 ) -> Option<BenchReport> {
     let mut total = BenchReport::default();
     for name in games::NAMES {

@@ -209,7 +209,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
                 .and_then(|config| arena::main(&config)),
         ),
         Some(Command::Bench(flags)) => {
-            let report = bench::run(flags.depth, &|line| println!("{line}"));
+            let report = bench::run(flags.depth, &|part| println!("info string {part}"));
             println!("{}", report.summary());
             (Some("bench"), Ok(()))
         }

@@ -19,6 +19,7 @@ pub mod bench;
 pub mod cli;
 pub mod game;
 pub mod games;
+pub mod hash;
 pub mod options;
 pub mod perft;
 pub mod play;

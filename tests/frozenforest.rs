@@ -3,7 +3,7 @@
 
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::frozenforest::sight::{CELLS, tables};
-use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase};
+use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase, evaluate};
 use tabuleiro::perft::{perft, perft_full};
 
 fn start(trees: u8) -> FrozenForest {
@@ -519,28 +519,27 @@ fn the_end_comes_when_a_side_has_no_move() {
 }
 
 #[test]
-fn query_trees_counts_what_yuki_ate() {
+fn the_tiebreak_count_is_what_yuki_ate() {
     let mut position = start(10);
-    assert_eq!(position.query("trees").as_deref(), Some("0"));
+    assert_eq!(position.tiebreak_count(), 0);
     play(&mut position, "a1");
-    assert_eq!(position.query("trees").as_deref(), Some("1"));
+    assert_eq!(position.tiebreak_count(), 1);
     play(&mut position, "c3");
-    assert_eq!(position.query("trees").as_deref(), Some("1"));
+    assert_eq!(position.tiebreak_count(), 1);
     // a1 → b2 would face c3 through nothing (adjacent): legal.
     play(&mut position, "b2");
-    assert_eq!(position.query("trees").as_deref(), Some("2"));
+    assert_eq!(position.tiebreak_count(), 2);
     // With Trees 4, counted from 16.
     let mut small = start(4);
     play(&mut small, "d4");
-    assert_eq!(small.query("trees").as_deref(), Some("1"));
+    assert_eq!(small.tiebreak_count(), 1);
     assert_eq!(small.trees_eaten(), 1);
     // A FEN is read under the config's Trees option: 100 − 97 trees on the board
     // (Mina's tree counts as a tree).
     let from_fen = fen(
         "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/t2ttttttt/yttttttttt y 4",
     );
-    assert_eq!(from_fen.query("trees").as_deref(), Some("3"));
-    assert_eq!(position.query("nothing"), None);
+    assert_eq!(from_fen.tiebreak_count(), 3);
 }
 
 // ---------------------------------------------------------------------------------
@@ -618,7 +617,7 @@ fn mangled_fens_never_panic() {
             let again = FrozenForest::from_fen(&config, &position.fen()).expect("round trip");
             assert_eq!(again, position);
             let _ = position.outcome();
-            let _ = position.evaluate();
+            let _ = evaluate(&position);
         }
     }
 }
@@ -658,7 +657,7 @@ fn fen_moves_and_hashes_round_trip_over_random_games() {
                 assert!(position.outcome().is_some());
                 break;
             }
-            let eval = position.evaluate();
+            let eval = evaluate(&position);
             assert!(eval.abs() < 20_000);
             let plies = position.plies();
             position.play(moves[rng.below(moves.len())]);

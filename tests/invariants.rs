@@ -16,8 +16,9 @@
 
 use std::collections::HashMap;
 
-use tabuleiro::game::{Game, Record};
+use tabuleiro::game::Record;
 use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::search::{Evaluator, Strategy};
 
 /// xorshift64*: a small deterministic generator for reproducible random games.
 struct Rng(u64);
@@ -89,7 +90,12 @@ fn garbage(rng: &mut Rng, real: &str) -> String {
     }
 }
 
-fn check_position<G: Game>(state: &G, config: &G::Config, rng: &mut Rng, coverage: &mut Coverage) {
+fn check_position<G: Strategy>(
+    state: &G,
+    config: &G::Config,
+    rng: &mut Rng,
+    coverage: &mut Coverage,
+) {
     let name = G::NAME;
     let fen = state.fen();
     let mut moves = Vec::new();
@@ -154,7 +160,7 @@ fn check_position<G: Game>(state: &G, config: &G::Config, rng: &mut Rng, coverag
 
     // Evaluation bounds.
     if state.outcome().is_none() {
-        let eval = state.evaluate();
+        let eval = G::Eval::default().evaluate(state);
         assert!(eval.abs() < 20_000, "{name}: evaluation {eval} at {fen}");
     }
 
@@ -182,7 +188,7 @@ fn check_position<G: Game>(state: &G, config: &G::Config, rng: &mut Rng, coverag
 }
 
 /// Plays `games` random games of `G` under option `values` and checks every position.
-fn suite<G: Game>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
+fn suite<G: Strategy>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
     let config = G::config(values).unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME));
     let mut rng = Rng(seed | 1);
     let mut coverage = Coverage::default();

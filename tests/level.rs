@@ -7,14 +7,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use tabuleiro::bench;
-use tabuleiro::game::{Game, Record};
+use tabuleiro::game::{Game, Record, default_config};
 use tabuleiro::games::fabrik::Fabrik;
 use tabuleiro::games::{self, GameVisitor};
-use tabuleiro::search::{Level, SearchLimits, Searcher};
+use tabuleiro::search::{Level, Policy, SearchLimits, Strategy};
 
 /// Nodes of a fixed-depth search of `root` at `level` (seeded, so repeatable).
-fn nodes<G: Game>(root: &G, history: &[u64], depth: u32, level: u8, seed: u64) -> u64 {
-    let mut searcher = Searcher::<G>::new(16);
+fn nodes<G: Strategy>(root: &G, history: &[u64], depth: u32, level: u8, seed: u64) -> u64 {
+    let mut searcher = Policy::<G>::standard(16, &default_config::<G>());
     searcher.seed_level(seed);
     let limits = SearchLimits {
         depth: Some(depth),
@@ -56,7 +56,7 @@ fn every_level_of_every_game_stays_near_the_full_search() {
     struct Check;
     impl GameVisitor for Check {
         type Output = ();
-        fn visit<G: Game>(self) {
+        fn visit<G: Strategy>(self) {
             for root in bench::positions::<G>() {
                 let history = [root.hash()];
                 let depth = G::BENCH_DEPTH.min(6);

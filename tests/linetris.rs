@@ -3,12 +3,22 @@
 //! against the external L3 test set and a naive minimax.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
 use tabuleiro::game::{FenError, Game, MoveError, Outcome, Player, Record, Value};
 use tabuleiro::games::linetris::solver::value_to_score;
-use tabuleiro::games::linetris::{Config, Linetris, Move};
+use tabuleiro::games::linetris::{Config, Linetris, LinetrisOracle, Move};
 use tabuleiro::perft::{perft, perft_full};
+use tabuleiro::search::{Oracle, Solution};
+
+/// The engine's exact solver (one for the whole file: its table is large).
+fn solve(state: &Linetris, stop: &AtomicBool) -> Option<Solution<Move>> {
+    static ORACLE: OnceLock<LinetrisOracle> = OnceLock::new();
+    ORACLE
+        .get_or_init(|| LinetrisOracle::new(&Config::default()))
+        .solve(state, stop)
+}
 
 fn config(rows: u32, cols: u32, row_clear: bool, max_plies: u32) -> Config {
     Config {
@@ -480,7 +490,7 @@ fn a_full_board_is_a_draw_without_row_clear() {
     assert_eq!(after.fen(), "ooxx/xxoo/ooxx/xxoo o 16");
     assert_eq!(after.outcome(), Some(Outcome::Draw));
     assert_eq!(after.count_moves(), 0);
-    let solved = state.solve(&AtomicBool::new(false)).unwrap();
+    let solved = solve(&state, &AtomicBool::new(false)).unwrap();
     assert_eq!(solved.value, Value::Draw(1));
     assert_eq!(solved.best, Some(Move(3)));
     // With RowClear on, a full bottom row cannot stand.
@@ -565,7 +575,7 @@ fn the_solver_matches_all_l3_scores_and_its_moves_keep_the_value() {
         let score: i32 = score.trim().parse().expect("score");
         let mut state = Linetris::start(&connect_four());
         play_digits(&mut state, moves);
-        let solution = state.solve(&stop).expect("RowClear off is solvable");
+        let solution = solve(&state, &stop).expect("RowClear off is solvable");
         let empties = 42 - moves.len() as u32;
         assert_eq!(
             value_to_score(solution.value, empties),
@@ -580,7 +590,7 @@ fn the_solver_matches_all_l3_scores_and_its_moves_keep_the_value() {
         let child_value = match child.outcome() {
             Some(Outcome::Draw) => Value::Draw(0),
             Some(Outcome::Win(_)) => Value::Loss(0),
-            None => child.solve(&stop).unwrap().value,
+            None => solve(&child, &stop).unwrap().value,
         };
         let expected = match solution.value {
             Value::Win(p) => Value::Loss(p - 1),
@@ -631,7 +641,7 @@ fn the_solver_agrees_with_minimax_on_other_sizes() {
             }
             done += 1;
             let expected = naive.minimax();
-            let solution = state.solve(&stop).unwrap();
+            let solution = solve(&state, &stop).unwrap();
             let got = match solution.value {
                 Value::Win(p) => {
                     counts[0] += 1;
@@ -657,26 +667,18 @@ fn the_solver_agrees_with_minimax_on_other_sizes() {
 fn the_solver_declines_what_it_cannot_solve_exactly() {
     let stop = AtomicBool::new(false);
     // RowClear on: not Connect Four.
-    assert!(
-        Linetris::start(&config(6, 7, true, 0))
-            .solve(&stop)
-            .is_none()
-    );
+    assert!(solve(&Linetris::start(&config(6, 7, true, 0)), &stop).is_none());
     // A ply limit that could end the game before the board is full.
-    assert!(
-        Linetris::start(&config(6, 7, false, 40))
-            .solve(&stop)
-            .is_none()
-    );
+    assert!(solve(&Linetris::start(&config(6, 7, false, 40)), &stop).is_none());
     // A finished game: its value at once.
     let mut state = Linetris::start(&connect_four());
     play_digits(&mut state, "1212121");
-    let solution = state.solve(&stop).unwrap();
+    let solution = solve(&state, &stop).unwrap();
     assert_eq!(solution.value, Value::Loss(0));
     assert_eq!(solution.best, None);
     // A raised stop flag ends a long solve with nothing.
     let stop = AtomicBool::new(true);
-    assert!(Linetris::start(&connect_four()).solve(&stop).is_none());
+    assert!(solve(&Linetris::start(&connect_four()), &stop).is_none());
 }
 
 #[test]

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use tabuleiro::game::{Game, default_config};
+use tabuleiro::game::Scoring;
 use tabuleiro::games::{self, GameVisitor};
+use tabuleiro::search::Strategy;
 
 #[path = "common/process.rs"]
 mod process;
@@ -487,12 +488,12 @@ fn bad_arguments_are_errors_not_panics() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("--engine SPEC"));
 }
 
-/// Games scored by pairs (those whose start answers `query trees`: Frozen Forest).
+/// Games scored by pairs (Frozen Forest).
 struct PairScored;
 impl GameVisitor for PairScored {
     type Output = bool;
-    fn visit<G: Game>(self) -> bool {
-        G::start(&default_config::<G>()).query("trees").is_some()
+    fn visit<G: Strategy>(self) -> bool {
+        matches!(G::SCORING, Scoring::Pairs(_))
     }
 }
 

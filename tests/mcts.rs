@@ -19,13 +19,13 @@ use tabuleiro::games::linetris::Linetris;
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::mcts::{Mcts, win_rate_to_cp};
 use tabuleiro::search::time::Budget;
-use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
+use tabuleiro::search::{Info, Policy, Score, SearchLimits, SearchResult, Strategy};
 
-fn run<G: Game>(
-    mcts: &mut Mcts<G>,
+fn run<G: Strategy>(
+    mcts: &mut Mcts<G, G::Eval>,
     root: &G,
     limits: SearchLimits,
-) -> (Outcome<G::Move>, Vec<Info<G::Move>>) {
+) -> (SearchResult<G::Move>, Vec<Info<G::Move>>) {
     let mut infos = Vec::new();
     let stop = Arc::new(AtomicBool::new(false));
     let time_up = AtomicBool::new(false);
@@ -39,7 +39,7 @@ fn run<G: Game>(
 fn plays_a_win_in_one_and_proves_it() {
     // Black b1, d1, c3: c3c1 completes b1 c1 d1.
     let root = fen("w3w/5/2b2/5/1b1bw b 10");
-    let (result, infos) = run(&mut Mcts::new(1), &root, nodes(10_000));
+    let (result, infos) = run(&mut Mcts::new(1, Default::default()), &root, nodes(10_000));
     let best = result.best.expect("a move");
     assert_eq!(root.format_move(best), "c3c1");
     assert_eq!(result.score, Score::Mate(1));
@@ -59,7 +59,7 @@ fn finds_the_only_forced_win_in_three() {
     let naive = Naive::from_fen(text);
     assert!(!naive.wins_within(1) && naive.wins_within(3));
     let root = fen(text);
-    let (result, _) = run(&mut Mcts::new(7), &root, nodes(200_000));
+    let (result, _) = run(&mut Mcts::new(7, Default::default()), &root, nodes(200_000));
     let best = result.best.expect("a move");
     assert_eq!(root.format_move(best), "a3a1");
     assert!(naive_after(&root, best).loses_within(2));
@@ -72,7 +72,11 @@ fn avoids_the_moves_that_lose_at_once() {
     let text = "5/1b3/b4/1w1b1/ww3 b 30";
     let root = fen(text);
     for seed in [1, 2, 3] {
-        let (result, _) = run(&mut Mcts::new(seed), &root, nodes(30_000));
+        let (result, _) = run(
+            &mut Mcts::new(seed, Default::default()),
+            &root,
+            nodes(30_000),
+        );
         let best = result.best.expect("a move");
         assert_eq!(root.format_move(best), "d2c1", "seed {seed}");
         assert!(!matches!(result.score, Score::Mate(n) if n < 0));
@@ -90,7 +94,11 @@ fn proven_values_on_random_positions_are_true() {
             continue;
         };
         let root = fen(&naive.fen());
-        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &root, nodes(20_000));
+        let (result, _) = run(
+            &mut Mcts::new(rng.next_u64(), Default::default()),
+            &root,
+            nodes(20_000),
+        );
         match result.score {
             Score::Mate(n) if (1..=5).contains(&n) => {
                 let n = n as u32;
@@ -121,7 +129,11 @@ fn proven_values_on_random_positions_are_true() {
 fn the_same_seed_and_playouts_give_the_same_search() {
     let root = fen("1w1w1/2b2/5/2w2/1b1b1 b");
     let fingerprint = |seed| {
-        let (result, infos) = run(&mut Mcts::new(seed), &root, nodes(5_000));
+        let (result, infos) = run(
+            &mut Mcts::new(seed, Default::default()),
+            &root,
+            nodes(5_000),
+        );
         let last = infos.last().cloned().expect("a report");
         (
             result.best,
@@ -132,7 +144,7 @@ fn the_same_seed_and_playouts_give_the_same_search() {
         )
     };
     assert_eq!(fingerprint(11), fingerprint(11));
-    let (result, _) = run(&mut Mcts::new(11), &root, nodes(5_000));
+    let (result, _) = run(&mut Mcts::new(11, Default::default()), &root, nodes(5_000));
     assert_eq!(result.nodes, 5_000);
 }
 
@@ -147,7 +159,7 @@ fn a_time_budget_and_the_stop_flag_end_the_search() {
         ..SearchLimits::default()
     };
     let started = Instant::now();
-    let (result, _) = run(&mut Mcts::new(3), &root, limits);
+    let (result, _) = run(&mut Mcts::new(3, Default::default()), &root, limits);
     assert!(result.best.is_some());
     assert!(
         started.elapsed() < Duration::from_secs(2),
@@ -156,7 +168,7 @@ fn a_time_budget_and_the_stop_flag_end_the_search() {
     );
     // Stopped before it starts: one batch of playouts, still a legal move.
     let stop = Arc::new(AtomicBool::new(true));
-    let result = Mcts::new(3).search(
+    let result = Mcts::new(3, tabuleiro::games::neutreeko::NeutreekoEval).search(
         &root,
         SearchLimits::default(),
         stop,
@@ -172,7 +184,7 @@ fn a_time_budget_and_the_stop_flag_end_the_search() {
 #[test]
 fn a_finished_position_has_no_move() {
     let root = fen("5/5/bbb2/5/w1w1w w 9");
-    let (result, _) = run(&mut Mcts::new(1), &root, nodes(100));
+    let (result, _) = run(&mut Mcts::new(1, Default::default()), &root, nodes(100));
     assert_eq!(result.best, None);
 }
 
@@ -188,7 +200,7 @@ fn win_rates_read_as_centi_units() {
 fn yuki_is_searched_by_mcts_and_mina_by_alpha_beta() {
     let start = FrozenForest::start(&Config { trees: 10 });
     let mut position = start;
-    let mut searcher = Searcher::<FrozenForest>::new(4);
+    let mut searcher = Policy::<FrozenForest>::standard(4, &Config { trees: 10 });
     let stop = Arc::new(AtomicBool::new(false));
     let mut search = |root: &FrozenForest, limits| {
         let mut infos = Vec::new();
@@ -247,7 +259,7 @@ fn yuki_plays_the_step_that_leaves_mina_nowhere_to_hide() {
             if position.side_to_move() == Player::P1 && moves.len() >= 3 && position.plies() > 2 {
                 let winning = winning_steps(&position);
                 if winning.len() == 1 {
-                    let mut searcher = Searcher::<FrozenForest>::new(4);
+                    let mut searcher = Policy::<FrozenForest>::standard(4, &Config { trees: 10 });
                     let stop = Arc::new(AtomicBool::new(false));
                     let result = searcher.search(
                         &position,
@@ -294,7 +306,11 @@ fn drawn_endings_score_half_and_never_stall_the_search() {
         if position.outcome().is_some() {
             continue;
         }
-        let (result, _) = run(&mut Mcts::new(rng.next_u64()), &position, nodes(3_000));
+        let (result, _) = run(
+            &mut Mcts::new(rng.next_u64(), Default::default()),
+            &position,
+            nodes(3_000),
+        );
         let mut moves = Vec::new();
         position.generate_moves(&mut moves);
         assert!(

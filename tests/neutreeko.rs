@@ -442,6 +442,7 @@ impl Game for SideOnlyHash {
     type Move = <Neutreeko as Game>::Move;
     type Config = ();
     const NAME: &'static str = "side-only-hash";
+    const SIDE_LETTERS: [&'static str; 2] = Neutreeko::SIDE_LETTERS;
 
     fn option_specs() -> &'static [OptionSpec] {
         &[]
@@ -455,8 +456,8 @@ impl Game for SideOnlyHash {
     fn from_fen(config: &(), fen: &str) -> Result<Self, FenError> {
         Neutreeko::from_fen(config, fen).map(SideOnlyHash)
     }
-    fn fen(&self) -> String {
-        self.0.fen()
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        self.0.board()
     }
     fn side_to_move(&self) -> Player {
         self.0.side_to_move()
@@ -482,14 +483,8 @@ impl Game for SideOnlyHash {
     fn format_move(&self, mv: Self::Move) -> String {
         self.0.format_move(mv)
     }
-    fn evaluate(&self) -> i32 {
-        self.0.evaluate()
-    }
     fn repetition_rule(&self) -> bool {
         true
-    }
-    fn diagram(&self) -> String {
-        self.0.diagram()
     }
 }
 

@@ -3,8 +3,8 @@
 //! table-driven play against the engine's search.
 //!
 //! The table is built once for the whole file (a fraction of a second). The check of
-//! every position takes some seconds in the default test profile. The process-wide table of the engine is never requested
-//! here, so the crate's `Searcher` plays without it.
+//! every position takes some seconds in the default test profile. The searchers here
+//! have an oracle of their own that is never prepared, so they play without a table.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use tabuleiro::game::{Game, Outcome, Player, Record, Value, default_config};
 use tabuleiro::games::neutreeko::tablebase::{Counts, Table};
 use tabuleiro::games::neutreeko::{Move, Neutreeko, is_three_in_a_row};
-use tabuleiro::search::{SearchLimits, Searcher};
+use tabuleiro::search::{Policy, SearchLimits};
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
@@ -320,7 +320,7 @@ fn play_out(record: &mut Record<Neutreeko>, table_side: Player, depth: u32) -> O
 
 /// Plays up to `plies` plies of `record` (as [`play_out`]).
 fn play_plies(record: &mut Record<Neutreeko>, table_side: Player, depth: u32, plies: usize) {
-    let mut searcher = Searcher::<Neutreeko>::new(4);
+    let mut searcher = Policy::<Neutreeko>::standard(4, &());
     let stop = Arc::new(AtomicBool::new(false));
     for _ in 0..plies {
         if record.outcome().is_some() {

@@ -2,14 +2,14 @@
 //! `isready` and not before, `score mate N` / `score cp 0` with `info string tablebase
 //! draw`, `go solve` at once, and `bench` unaffected by the table.
 //!
-//! The table and its on/off switch are process-wide, so everything runs in one test,
-//! step by step.
+//! The table belongs to the session's engine: everything runs in one session, step
+//! by step.
 
 use std::sync::{Arc, Mutex};
 
 use tabuleiro::game::{Game, Value, default_config};
 use tabuleiro::games::neutreeko::Neutreeko;
-use tabuleiro::games::neutreeko::tablebase;
+use tabuleiro::games::neutreeko::tablebase::Table;
 use tabuleiro::session::{Output, Session};
 
 struct Driver {
@@ -77,7 +77,6 @@ fn the_tablebase_through_the_protocol() {
         has(&lines, "option name Tablebase type check default true"),
         "{lines:?}"
     );
-    assert!(tablebase::ready().is_none());
     // bench before the table exists.
     let before = driver.send(&["bench 2"]);
 
@@ -85,7 +84,6 @@ fn the_tablebase_through_the_protocol() {
     let lines = driver.send(&["isready"]);
     assert_eq!(lines, vec!["readyok".to_string()]);
     let lines = driver.send(&["position startpos", "go depth 3"]);
-    assert!(tablebase::ready().is_some(), "go depth waits for the table");
     assert_eq!(score(&lines), "cp 0");
     assert!(has(&lines, "info string tablebase draw"), "{lines:?}");
     assert!(["b1c1", "d1c1"].contains(&bestmove(&lines).as_str()));
@@ -109,7 +107,7 @@ fn the_tablebase_through_the_protocol() {
     state.play(state.parse_move("b1b4").expect("syntax"));
     let mv = state.legal_move(&bestmove(&lines)).expect("legal");
     state.play(mv);
-    let table = tablebase::ready().expect("built");
+    let table = Table::build(1).expect("built");
     assert_eq!(table.probe(&state), Some(Value::Loss(20)));
     // ... and from the loser's side: the slowest loss, as a negative mate.
     let pv: Vec<String> = lines
@@ -156,7 +154,6 @@ fn the_tablebase_through_the_protocol() {
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
     );
-    assert!(tablebase::ready().is_none());
     let lines = driver.send(&["setoption name Tablebase value maybe"]);
     assert!(lines[0].starts_with("info string error"), "{lines:?}");
     let lines = driver.send(&["setoption name tablebase value TRUE", "go depth 2"]);

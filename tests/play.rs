@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player, Record, default_config};
 use tabuleiro::games::{self, GameVisitor};
-use tabuleiro::search::{Level, SearchLimits, Searcher};
+use tabuleiro::search::{Level, Policy, SearchLimits, Strategy};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
@@ -530,10 +530,10 @@ struct LevelMatch {
 
 impl LevelMatch {
     /// One game: (winner is the weak side?, plies), `None` winner on a draw.
-    fn game<G: Game>(&self, weak_side: Player, seed: u64) -> (Option<bool>, usize) {
-        let mut weak = Searcher::<G>::new(4);
+    fn game<G: Strategy>(&self, weak_side: Player, seed: u64) -> (Option<bool>, usize) {
+        let mut weak = Policy::<G>::standard(4, &default_config::<G>());
         weak.seed_level(seed);
-        let mut strong = Searcher::<G>::new(4);
+        let mut strong = Policy::<G>::standard(4, &default_config::<G>());
         let mut record = Record::new(G::start(&default_config::<G>()));
         while record.outcome().is_none() && record.moves().len() < 600 {
             let side = record.state().side_to_move();
@@ -570,7 +570,7 @@ impl LevelMatch {
 
 impl GameVisitor for LevelMatch {
     type Output = (u32, u32, u32);
-    fn visit<G: Game>(self) -> (u32, u32, u32) {
+    fn visit<G: Strategy>(self) -> (u32, u32, u32) {
         let mut tally = (0, 0, 0);
         for pair in 0..self.pairs {
             let seed = 1_000 + u64::from(pair);
@@ -649,11 +649,11 @@ fn seeded_levels_repeat_and_level_10_is_the_plain_search() {
     struct Check;
     impl GameVisitor for Check {
         type Output = ();
-        fn visit<G: Game>(self) {
+        fn visit<G: Strategy>(self) {
             let start = G::start(&default_config::<G>());
             let history = [start.hash()];
             let search = |limits: SearchLimits, seed: Option<u64>| {
-                let mut searcher = Searcher::<G>::new(4);
+                let mut searcher = Policy::<G>::standard(4, &default_config::<G>());
                 if let Some(seed) = seed {
                     searcher.seed_level(seed);
                 }

@@ -15,7 +15,7 @@ use naive::Naive;
 use neutreeko_positions::{Move, fen, naive_after, nodes, random_position};
 use tabuleiro::game::{Game, Outcome as GameOutcome, Player, Record, Value};
 use tabuleiro::games::neutreeko::Neutreeko;
-use tabuleiro::search::{Info, Outcome, Score, SearchLimits, Searcher};
+use tabuleiro::search::{Info, Policy, Score, SearchLimits, SearchResult};
 
 fn depth(depth: u32) -> SearchLimits {
     SearchLimits {
@@ -27,11 +27,11 @@ fn depth(depth: u32) -> SearchLimits {
 /// Searches `root` after the game `history` (hashes, the root's last) and returns the
 /// result with every reported iteration.
 fn search_with(
-    searcher: &mut Searcher<Neutreeko>,
+    searcher: &mut Policy<Neutreeko>,
     root: &Neutreeko,
     history: &[u64],
     limits: SearchLimits,
-) -> (Outcome<Move>, Vec<Info<Move>>) {
+) -> (SearchResult<Move>, Vec<Info<Move>>) {
     let mut infos = Vec::new();
     let stop = Arc::new(AtomicBool::new(false));
     let result = searcher.search(root, history, limits, stop, &mut |info| {
@@ -40,8 +40,8 @@ fn search_with(
     (result, infos)
 }
 
-fn search(root: &Neutreeko, limits: SearchLimits) -> Outcome<Move> {
-    search_with(&mut Searcher::new(4), root, &[root.hash()], limits).0
+fn search(root: &Neutreeko, limits: SearchLimits) -> SearchResult<Move> {
+    search_with(&mut Policy::standard(4, &()), root, &[root.hash()], limits).0
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn avoids_a_loss_in_two() {
 
 /// What must repeat exactly: the move, the PV, the score, the node count, and every
 /// reported iteration except its time.
-fn fingerprint(result: &Outcome<Move>, infos: &[Info<Move>]) -> String {
+fn fingerprint(result: &SearchResult<Move>, infos: &[Info<Move>]) -> String {
     let infos: Vec<String> = infos
         .iter()
         .map(|i| {
@@ -175,9 +175,10 @@ fn node_limited_searches_repeat_exactly() {
     roots.push(fen("wb1wb/w4/5/5/b4 b 10"));
     for root in roots {
         let limits = nodes(30_000);
-        let mut first = Searcher::new(4);
+        let mut first = Policy::standard(4, &());
         let (a, infos_a) = search_with(&mut first, &root, &[root.hash()], limits);
-        let (b, infos_b) = search_with(&mut Searcher::new(4), &root, &[root.hash()], limits);
+        let (b, infos_b) =
+            search_with(&mut Policy::standard(4, &()), &root, &[root.hash()], limits);
         assert_eq!(fingerprint(&a, &infos_a), fingerprint(&b, &infos_b));
         assert!(a.best.is_some() && !a.pv.is_empty());
         // A second search on the same table differs (it learnt); clear() forgets that.
@@ -192,8 +193,12 @@ fn node_limited_searches_repeat_exactly() {
 fn a_node_limit_stops_the_search_near_it() {
     let root = Neutreeko::start(&());
     for limit in [1, 100, 1_000, 25_000] {
-        let (result, infos) =
-            search_with(&mut Searcher::new(4), &root, &[root.hash()], nodes(limit));
+        let (result, infos) = search_with(
+            &mut Policy::standard(4, &()),
+            &root,
+            &[root.hash()],
+            nodes(limit),
+        );
         assert!(result.best.is_some(), "a move even at {limit} nodes");
         assert!(
             result.nodes <= limit,
@@ -248,7 +253,12 @@ fn repeating_when_it_is_the_only_way_not_to_lose_scores_a_draw() {
     );
 
     for limits in [depth(1), depth(4), depth(9), nodes(30_000)] {
-        let (result, _) = search_with(&mut Searcher::new(4), &root, record.history(), limits);
+        let (result, _) = search_with(
+            &mut Policy::standard(4, &()),
+            &root,
+            record.history(),
+            limits,
+        );
         let best = result.best.expect("a move");
         assert_eq!(root.format_move(best), "a1c1", "{limits:?}");
         assert_eq!(result.score, Score::Cp(0), "{limits:?}");
@@ -269,7 +279,8 @@ fn a_finished_position_has_no_best_move() {
     let root = fen("w3w/5/5/5/1bbbw w 11");
     assert_eq!(root.outcome(), Some(GameOutcome::Win(Player::P1)));
     for limits in [depth(3), nodes(1_000)] {
-        let (result, infos) = search_with(&mut Searcher::new(1), &root, &[root.hash()], limits);
+        let (result, infos) =
+            search_with(&mut Policy::standard(1, &()), &root, &[root.hash()], limits);
         assert_eq!(result.best, None);
         assert!(result.pv.is_empty());
         assert!(infos.is_empty());
@@ -399,7 +410,12 @@ fn a_table_from_an_earlier_search_does_not_make_a_mate_slower() {
     assert!(!wins_within(&naive, 3, &mut memo));
     assert!(wins_within(&naive, 5, &mut memo));
 
-    let (fresh, _) = search_with(&mut Searcher::new(2), &root, record.history(), depth(9));
+    let (fresh, _) = search_with(
+        &mut Policy::standard(2, &()),
+        &root,
+        record.history(),
+        depth(9),
+    );
     assert_eq!(fresh.score, Score::Mate(5));
     // Lines that end in a repetition on the path are not proofs, so an ordinary
     // search may leave the value unproven; it must never prove a wrong one.
@@ -412,10 +428,15 @@ fn a_table_from_an_earlier_search_does_not_make_a_mate_slower() {
         solve: true,
         ..SearchLimits::default()
     };
-    let (solved, _) = search_with(&mut Searcher::new(2), &root, record.history(), solve);
+    let (solved, _) = search_with(
+        &mut Policy::standard(2, &()),
+        &root,
+        record.history(),
+        solve,
+    );
     assert_eq!(solved.proven, Some(Value::Win(5)));
 
-    let mut searcher = Searcher::new(2);
+    let mut searcher = Policy::standard(2, &());
     let _ = search_with(&mut searcher, earlier.state(), earlier.history(), depth(9));
     let (reused, _) = search_with(&mut searcher, &root, record.history(), depth(9));
     assert_eq!(reused.score, Score::Mate(5));

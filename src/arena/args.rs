@@ -11,7 +11,9 @@ use clap::Args;
 use super::config::{EngineSpec, Limits, MatchConfig, OpeningSource};
 use super::sprt::Sprt;
 use crate::cli;
-use crate::games;
+use crate::game::{Scoring, TieBreak};
+use crate::games::{self, GameVisitor};
+use crate::search::Strategy;
 
 const ENGINES: &str = "Engines (two or more; with more, every pair plays)";
 const GAME: &str = "Game";
@@ -31,9 +33,34 @@ An engine SPEC is words, quoted as in a shell where they hold spaces:
   option.NAME=VALUE   sent as 'setoption name NAME value VALUE'
   tc=, movetime=, depth=, nodes=
                       this engine's own limits, replacing the match-wide ones
-e.g. --engine \"name=deep self depth=4 option.Hash=8\"
+e.g. --engine \"name=deep self depth=4 option.Hash=8\"";
 
-Frozen Forest games are scored by pairs (SPEC §2: trees eaten break a 1-1 tie).";
+/// What a game that is scored by pairs counts to break a 1–1 pair, if it is.
+struct PairScoring;
+
+impl GameVisitor for PairScoring {
+    type Output = Option<TieBreak>;
+    fn visit<G: Strategy>(self) -> Self::Output {
+        match G::SCORING {
+            Scoring::Pairs(tiebreak) => Some(tiebreak),
+            Scoring::Games => None,
+        }
+    }
+}
+
+/// The engine SPEC words, then a line for each game scored by pairs.
+fn after_help() -> String {
+    let mut text = AFTER_HELP.to_string();
+    for name in games::NAMES {
+        if let Some(Some(tiebreak)) = games::visit(name, PairScoring) {
+            text.push_str(&format!(
+                "\n\n{name} games are scored by pairs (SPEC §2: {} break a 1-1 tie).",
+                tiebreak.words
+            ));
+        }
+    }
+    text
+}
 
 /// The flags of `tabuleiro match`, as clap reads them.
 #[derive(Args, Clone, Debug)]
@@ -45,7 +72,7 @@ illegal moves, garbage, a flag fall, a hang or a crash lose the game for the
 engine at fault; the match goes on (a crashed or hung engine is restarted).",
     help_template = cli::SUBCOMMAND_HELP,
     override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]",
-    after_help = AFTER_HELP,
+    after_help = after_help(),
     args_override_self = true
 )]
 pub struct MatchFlags {

@@ -10,8 +10,9 @@
 //!   ([`sprt`]); [`summary`] tallies the results and writes the summary ([`stats`]:
 //!   scores, Elo, move times).
 //! - Games come in pairs from one opening ([`openings`]) with colours swapped. Games
-//!   whose start position answers `query("trees")` (Frozen Forest) are scored by pairs
-//!   per SPEC §2 ([`stats::score_pair`]); others game by game.
+//!   whose [`Game::SCORING`](crate::game::Game::SCORING) is
+//!   [`Scoring::Pairs`](crate::game::Scoring::Pairs) are scored by pairs per SPEC §2
+//!   ([`stats::score_pair`]); others game by game.
 
 pub mod args;
 pub mod config;

@@ -164,28 +164,9 @@ pub fn parse_file<G: Game>(config: &G::Config, text: &str) -> Result<Vec<Opening
     Ok(openings)
 }
 
-/// SplitMix64: a small generator whose output is fixed forever (unlike a library's
-/// default generator), so seeds keep giving the same openings.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), with negligible bias for small `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
+/// The openings' generator: its output is fixed forever (unlike a library's default
+/// generator), so seeds keep giving the same openings.
+pub use crate::hash::SplitMix64;
 
 /// Opening number `index` of `plies` random moves under `seed`. Tries again (with the
 /// generator going on) when the game ends within the opening; after many failures it

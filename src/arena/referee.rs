@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use super::engine_process::{EngineError, EngineProcess};
 use super::openings::Opening;
 use super::{EngineSpec, Limits};
-use crate::game::{Game, MoveError, Outcome, Player, Record};
+use crate::game::{Game, MoveError, Outcome, Player, Record, Scoring};
 
 /// The least time given to an engine to start up (`ugiok`) and answer `isready`,
 /// whatever `--timeout` says: a loaded machine can take seconds to start a process.
@@ -340,10 +340,10 @@ pub fn play_game<G: Game>(
         loser_at_fault,
         detail,
         final_fen: record.state().fen(),
-        count: record
-            .state()
-            .query("trees")
-            .and_then(|t| t.trim().parse().ok()),
+        count: match G::SCORING {
+            Scoring::Pairs(_) => Some(record.state().tiebreak_count()),
+            Scoring::Games => None,
+        },
         duration: began.elapsed(),
         move_times: move_times.to_vec(),
     };

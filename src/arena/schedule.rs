@@ -15,7 +15,7 @@ use super::referee::{self, EngineSlot, GameReport, RefereeSettings};
 use super::sprt::Decision;
 use super::stats::{self, MoveTimes, PairGame, Score};
 use super::summary::{MatchSummary, PairingStats, progress_message};
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Scoring};
 use crate::games::{self, GameVisitor};
 use crate::options;
 
@@ -63,7 +63,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
         }
         _ => Vec::new(),
     };
-    let pair_scored = G::start(&game_config).query("trees").is_some();
+    let pair_scored = matches!(G::SCORING, Scoring::Pairs(_));
     let settings = RefereeSettings {
         game: G::NAME,
         game_options: config.game_options.clone(),
@@ -241,6 +241,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             if let Some(file) = out_file.as_mut() {
                 let line = game_json(
                     G::NAME,
+                    G::SCORING,
                     &names,
                     &done,
                     games_played,
@@ -297,12 +298,17 @@ fn pair_game(report: &GameReport, a: usize) -> PairGame {
 
 fn game_json(
     game: &str,
+    scoring: Scoring,
     names: &[String],
     done: &Done,
     number: u32,
     pair: Option<(&stats::PairResult, usize, usize)>,
 ) -> String {
     let r = &done.report;
+    let tiebreak = match scoring {
+        Scoring::Pairs(tiebreak) => Some(tiebreak),
+        Scoring::Games => None,
+    };
     let winner = match r.outcome {
         Outcome::Win(player) => Some(names[r.engines[player.index()]].as_str()),
         Outcome::Draw => None,
@@ -321,7 +327,7 @@ fn game_json(
         .str("reason", r.reason.as_str())
         .str("detail", &r.detail)
         .str("final_fen", &r.final_fen)
-        .opt_num("trees", r.count)
+        .opt_num(tiebreak.map_or("count", |t| t.name), r.count)
         .num("ms", r.duration.as_millis())
         .raw(
             "move_ms",
@@ -340,9 +346,12 @@ fn game_json(
             Score::Loss => Some(names[b].as_str()),
             Score::Draw => None,
         };
-        object = object
-            .opt_str("pair_winner", pair_winner)
-            .str("pair_reason", &result.reason.describe(&names[a], &names[b]));
+        object = object.opt_str("pair_winner", pair_winner).str(
+            "pair_reason",
+            &result
+                .reason
+                .describe(&names[a], &names[b], tiebreak.map_or("", |t| t.words)),
+        );
     }
     object.finish()
 }

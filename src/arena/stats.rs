@@ -202,16 +202,16 @@ pub enum PairReason {
 }
 
 impl PairReason {
-    /// In words, with the engines' names.
-    pub fn describe(&self, a: &str, b: &str) -> String {
+    /// In words, with the engines' names and what the tie-break counts (`trees eaten`).
+    pub fn describe(&self, a: &str, b: &str, counted: &str) -> String {
         match *self {
             PairReason::Points(points) => format!("{a} {points} of 2"),
             PairReason::Forfeit => "1-1, one game lost by forfeit".to_string(),
             PairReason::BothWonAsP1 { a: x, b: y } => format!(
-                "1-1, both won as p1; trees eaten when winning: {a} {x}, {b} {y} (fewer wins)"
+                "1-1, both won as p1; {counted} when winning: {a} {x}, {b} {y} (fewer wins)"
             ),
             PairReason::BothWonAsP2 { a: x, b: y } => {
-                format!("1-1, both won as p2; trees eaten as p1: {a} {x}, {b} {y} (more wins)")
+                format!("1-1, both won as p2; {counted} as p1: {a} {x}, {b} {y} (more wins)")
             }
         }
     }
@@ -375,7 +375,7 @@ mod tests {
         assert_eq!(r.score, Score::Win, "{:?}", r.reason);
         assert_eq!(r.reason, PairReason::BothWonAsP1 { a: 20, b: 25 });
         assert_eq!(
-            r.reason.describe("A", "B"),
+            r.reason.describe("A", "B", "trees eaten"),
             "1-1, both won as p1; trees eaten when winning: A 20, B 25 (fewer wins)"
         );
         let r = score_pair([game(true, Player::P1, 25), game(false, Player::P1, 20)]);

@@ -5,7 +5,7 @@
 //! visitor is then compiled once per game, so everything below it is statically
 //! dispatched.
 
-use crate::game::Game;
+use crate::search::Strategy;
 
 pub mod fabrik;
 pub mod frozenforest;
@@ -19,10 +19,13 @@ pub const NAMES: &[&str] = &["linetris", "talpa", "fabrik", "frozenforest", "neu
 /// The game the engine starts with.
 pub const DEFAULT: &str = "neutreeko";
 
-/// Generic code to run for one game chosen at run time.
+/// Generic code to run for one game chosen at run time (with its rules, [`Game`], and
+/// the engine's side of it, [`Strategy`]).
+///
+/// [`Game`]: crate::game::Game
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self) -> Self::Output;
+    fn visit<G: Strategy>(self) -> Self::Output;
 }
 
 /// Runs `visitor` for the game called `name` (case-insensitive), or `None` when no
@@ -49,6 +52,7 @@ pub fn canonical(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     struct Name;
     impl GameVisitor for Name {

@@ -7,14 +7,15 @@ use std::io::Write;
 use super::args::Kind;
 use super::board;
 use super::game_loop::{Made, Play, Turn, index};
-use crate::game::{Game, MoveError, Record, read_square};
+use crate::game::{MoveError, Record, read_square};
+use crate::search::Strategy;
 
 /// Longest input line taken as a command.
 const MAX_LINE: usize = 1_000;
 /// Most moves `moves` lists before asking for a prefix.
 const MAX_LISTED: usize = 200;
 
-impl<G: Game> Play<G> {
+impl<G: Strategy> Play<G> {
     /// Reads a line, `None` at the end of input.
     fn read_line(&mut self, prompt: &str) -> Option<String> {
         let _ = write!(self.io.out, "{prompt}");

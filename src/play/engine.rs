@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use super::args::Kind;
 use super::game_loop::{Made, Play, index};
-use crate::game::{Game, Player};
-use crate::search::{Level, Score, SearchLimits, time::Budget};
+use crate::game::Player;
+use crate::search::{Level, Oracle, Score, SearchLimits, SearchResult, Strategy, time::Budget};
 
-impl<G: Game> Play<G> {
+impl<G: Strategy> Play<G> {
     /// A search from the current position at `level`.
-    fn search(&mut self, level: Level) -> crate::search::Outcome<G::Move> {
+    fn search(&mut self, level: Level) -> SearchResult<G::Move> {
         let limits = SearchLimits {
             budget: Budget {
                 soft: Some(self.movetime),
@@ -27,7 +27,7 @@ impl<G: Game> Play<G> {
         // search that starts before they are built plays without them (b1b4 at ply 0,
         // a lost move). So every engine move and hint waits for them, once: this
         // returns at once for games without tables and after the build.
-        G::await_tables(&stop);
+        self.searcher.oracle().wait(&stop);
         let state = self.record.state().clone();
         let history = self.record.history().to_vec();
         self.searcher
@@ -35,7 +35,7 @@ impl<G: Game> Play<G> {
     }
 
     /// `score cp 35, depth 9` for the side that searched.
-    fn evaluation(&self, outcome: &crate::search::Outcome<G::Move>, player: Player) -> String {
+    fn evaluation(&self, outcome: &SearchResult<G::Move>, player: Player) -> String {
         let side = self.look.sides[index(player)];
         let other = self.look.sides[index(player.other())];
         let score = match (outcome.score, outcome.proven) {

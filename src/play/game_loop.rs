@@ -8,8 +8,8 @@ use super::Io;
 use super::args::{Kind, PlayArgs};
 use super::board::{self, Style};
 use super::look::{self, Look};
-use crate::game::{Game, Outcome, Player, Record};
-use crate::search::{Level, Searcher};
+use crate::game::{Outcome, Player, Record};
+use crate::search::{Level, Oracle, Policy, Strategy};
 
 /// Transposition table of the play engine, MiB.
 const HASH_MIB: usize = 32;
@@ -28,14 +28,14 @@ pub(super) enum Turn {
 }
 
 /// One game in the terminal.
-pub(super) struct Play<G: Game> {
+pub(super) struct Play<G: Strategy> {
     pub(super) start: G,
     pub(super) record: Record<G>,
     pub(super) made: Vec<Made>,
     pub(super) players: [Kind; 2],
     pub(super) level: Level,
     pub(super) movetime: Duration,
-    pub(super) searcher: Searcher<G>,
+    pub(super) searcher: Policy<G>,
     pub(super) look: Look,
     pub(super) style: Style,
     pub(super) io: Io,
@@ -47,10 +47,10 @@ pub(super) fn index(player: Player) -> usize {
     player.index()
 }
 
-impl<G: Game> Play<G> {
+impl<G: Strategy> Play<G> {
     pub(super) fn new(config: G::Config, args: PlayArgs, style: Style, io: Io) -> Self {
         let start = G::start(&config);
-        let mut searcher = Searcher::new(HASH_MIB);
+        let mut searcher = Policy::standard(HASH_MIB, &config);
         if let Some(seed) = args.seed {
             searcher.seed_level(seed);
         }
@@ -106,7 +106,7 @@ impl<G: Game> Play<G> {
     pub(super) fn run(mut self) {
         // Built-in tables (the Neutreeko tablebase) build in the background while the
         // board is drawn and the human thinks; `search` waits for them.
-        G::prepare_tables();
+        self.searcher.oracle().prepare();
         self.intro();
         loop {
             self.draw();

@@ -9,7 +9,7 @@
 //!   turn to a human or to the engine.
 //! - `commands` reads the human's lines: moves in the protocol notation and the
 //!   commands `moves`, `undo`, `hint`, `board`, `fen`, `new`, `help` and `quit`.
-//! - `engine` lets the in-process [`Searcher`](crate::search::Searcher) move for the
+//! - `engine` lets the in-process [`Policy`](crate::search::Policy) move for the
 //!   engine sides (at `--level`, for `--movetime` ms) and answer `hint`.
 //! - Nothing typed at the prompt can end or spoil the game by mistake: every bad line
 //!   gets a message and the prompt again. The end of input (Ctrl-D) ends cleanly.
@@ -23,9 +23,9 @@ pub mod look;
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use crate::game::Game;
 use crate::games::{self, GameVisitor};
 use crate::options;
+use crate::search::Strategy;
 pub use args::{DEFAULT_MOVETIME_MS, Kind, PlayArgs, PlayFlags, parse_args};
 use board::Style;
 use game_loop::Play;
@@ -82,7 +82,7 @@ pub struct PlayGame {
 
 impl GameVisitor for PlayGame {
     type Output = Result<(), String>;
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Strategy>(self) -> Self::Output {
         let config = options::config_from_pairs::<G>(&self.args.options)?;
         Play::<G>::new(config, self.args, self.style, self.io).run();
         Ok(())

@@ -51,7 +51,7 @@ pub enum StartPosition {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Go {
     /// A search under these limits.
-    Search(Limits),
+    Search(GoLimits),
     /// `go perft N` (extension).
     Perft(u32),
     /// `go solve` (extension).
@@ -60,7 +60,7 @@ pub enum Go {
 
 /// The limits of a search; the first one reached ends it. Times in milliseconds.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Limits {
+pub struct GoLimits {
     /// `p1time` (alias `wtime`).
     pub p1time: Option<u64>,
     /// `p2time` (alias `btime`).
@@ -76,7 +76,7 @@ pub struct Limits {
     pub infinite: bool,
 }
 
-impl Limits {
+impl GoLimits {
     /// Whether anything but `stop` ends the search: a depth, a node count, a move
     /// time or a clock (`infinite` aside).
     pub fn has_limit(&self) -> bool {
@@ -104,7 +104,7 @@ pub enum Query {
     Other(String),
 }
 
-impl fmt::Display for Limits {
+impl fmt::Display for GoLimits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut words: Vec<String> = Vec::new();
         let mut push = |name: &str, value: Option<u64>| {

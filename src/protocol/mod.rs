@@ -6,5 +6,5 @@ pub mod command;
 pub mod parse;
 pub mod response;
 
-pub use command::{Command, Go, Limits, Query, StartPosition};
+pub use command::{Command, Go, GoLimits, Query, StartPosition};
 pub use parse::{ParseError, parse_command};

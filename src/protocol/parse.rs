@@ -66,7 +66,7 @@ use nom::{
     sequence::{preceded, terminated},
 };
 
-use super::command::{Command, Go, Limits, Query, StartPosition};
+use super::command::{Command, Go, GoLimits, Query, StartPosition};
 use crate::game::quote;
 
 /// Why a line is not a command: what, where and why, for `info string error: …`.
@@ -418,7 +418,7 @@ enum Limit {
 
 impl Limit {
     /// Sets this limit in `limits`; a later value replaces an earlier one.
-    fn apply(mut limits: Limits, limit: Limit) -> Limits {
+    fn apply(mut limits: GoLimits, limit: Limit) -> GoLimits {
         match limit {
             Limit::P1Time(ms) => limits.p1time = Some(ms),
             Limit::P2Time(ms) => limits.p2time = Some(ms),
@@ -434,9 +434,14 @@ impl Limit {
     }
 }
 
-/// The limits of `go`, in any order, into default [`Limits`].
-fn limits(input: &str) -> Res<'_, Limits> {
-    fold_many0(preceded(space1, cut(limit)), Limits::default, Limit::apply).parse_complete(input)
+/// The limits of `go`, in any order, into default [`GoLimits`].
+fn limits(input: &str) -> Res<'_, GoLimits> {
+    fold_many0(
+        preceded(space1, cut(limit)),
+        GoLimits::default,
+        Limit::apply,
+    )
+    .parse_complete(input)
 }
 
 /// `<name> <number>` where `name` is one of `names`; `cut` after the name, so a bad number is an
@@ -557,7 +562,7 @@ mod tests {
         }
     }
 
-    fn search(limits: Limits) -> Command {
+    fn search(limits: GoLimits) -> Command {
         Command::Go(Go::Search(limits))
     }
 
@@ -610,10 +615,10 @@ mod tests {
         assert_eq!(ok("quit\n"), Command::Quit);
         assert_eq!(
             ok(" \t go \t depth\t\t 5   nodes  9 \r"),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(5),
                 nodes: Some(9),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
@@ -852,12 +857,12 @@ mod tests {
 
     #[test]
     fn go_limits() {
-        assert_eq!(ok("go"), search(Limits::default()));
+        assert_eq!(ok("go"), search(GoLimits::default()));
         assert_eq!(
             ok(
                 "go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 30 movetime 500 depth 12 nodes 123456 infinite"
             ),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(1000),
                 p2time: Some(2000),
                 p1inc: Some(10),
@@ -871,70 +876,70 @@ mod tests {
         );
         assert_eq!(
             ok("go winc 5 btime 7 wtime 6 binc 8"),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(6),
                 p2time: Some(7),
                 p1inc: Some(5),
                 p2inc: Some(8),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go infinite"),
-            search(Limits {
+            search(GoLimits {
                 infinite: true,
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go infinite infinite"),
-            search(Limits {
+            search(GoLimits {
                 infinite: true,
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go depth 3 depth 5"),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(5),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go wtime 3 p1time 4"),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(4),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go depth 007"),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(7),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go depth 0"),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(0),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go depth 4294967295 nodes 18446744073709551615"),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(u32::MAX),
                 nodes: Some(u64::MAX),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go movestogo 4294967295 movetime 18446744073709551615"),
-            search(Limits {
+            search(GoLimits {
                 movestogo: Some(u32::MAX),
                 movetime: Some(u64::MAX),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
     }
@@ -943,20 +948,20 @@ mod tests {
     fn go_negative_times_are_zero() {
         assert_eq!(
             ok("go wtime -50 btime -1 winc -0 binc -3 movetime -9"),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(0),
                 p2time: Some(0),
                 p1inc: Some(0),
                 p2inc: Some(0),
                 movetime: Some(0),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
             ok("go p1time -99999999999999999999999999"),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(0),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         assert_eq!(
@@ -1189,10 +1194,10 @@ mod tests {
         let many_limits = "depth 5 wtime 3 ".repeat(100_000);
         assert_eq!(
             ok(&format!("go {many_limits} depth 9")),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(9),
                 p1time: Some(3),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
         let long_fen = "8/".repeat(100_000);
@@ -1209,9 +1214,9 @@ mod tests {
         assert!(err(&format!("go nodes {digits}")).contains("needs a whole number up to"));
         assert_eq!(
             ok(&format!("go wtime -{digits}")),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(0),
-                ..Limits::default()
+                ..GoLimits::default()
             })
         );
     }
@@ -1251,21 +1256,21 @@ mod tests {
             Command::Go(Go::Perft(6)),
             Command::Go(Go::Perft(u32::MAX)),
             Command::Go(Go::Solve),
-            search(Limits::default()),
-            search(Limits {
+            search(GoLimits::default()),
+            search(GoLimits {
                 infinite: true,
-                ..Limits::default()
+                ..GoLimits::default()
             }),
-            search(Limits {
+            search(GoLimits {
                 depth: Some(5),
-                ..Limits::default()
+                ..GoLimits::default()
             }),
-            search(Limits {
+            search(GoLimits {
                 movetime: Some(1000),
                 nodes: Some(7),
-                ..Limits::default()
+                ..GoLimits::default()
             }),
-            search(Limits {
+            search(GoLimits {
                 p1time: Some(60_000),
                 p2time: Some(0),
                 p1inc: Some(1000),

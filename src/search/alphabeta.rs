@@ -5,17 +5,21 @@
 //! game's history) score as draws in games with a repetition rule. A count of
 //! heuristic leaves tells which values are proven: a subtree that met none is an
 //! exact game value, stored in the table as such and trusted at any depth.
+//!
+//! The searcher judges leaves and orders moves with an [`Evaluator`] it owns, and
+//! trusts an [`Oracle`]'s exact values inside the tree. Which searcher plays a root,
+//! and the root answers of solvers and tables, are [`super::policy`]'s business.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::eval::Evaluator;
 use super::level::LevelState;
-use super::mcts::Mcts;
-use super::time::Watchdog;
+use super::oracle::Oracle;
 use super::tt::{Bound, PROVEN, Tt};
-use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, SearchLimits};
-use crate::game::{Game, Outcome as GameOutcome, Value};
+use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Score, SearchLimits, SearchResult};
+use crate::game::{Game, Outcome, Value};
 
 /// The root's upper bound below full strength, above every score plus bonus.
 const LEVEL_BETA: i32 = 1 << 28;
@@ -25,8 +29,11 @@ const KILLERS: usize = 2;
 /// (which may not be running, or may be starved on a busy machine).
 const CLOCK_INTERVAL: u64 = 256;
 
-/// A searcher for one game. It keeps its transposition table between searches.
-pub struct Searcher<G: Game> {
+/// An alpha-beta searcher for one game. It keeps its transposition table between
+/// searches.
+pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
+    eval: E,
+    oracle: Arc<O>,
     tt: Tt<G::Move>,
     hash_mib: usize,
     /// Whether `tt` has been allocated at `hash_mib` yet.
@@ -43,7 +50,9 @@ pub struct Searcher<G: Game> {
     node_limit: u64,
     nodes: u64,
     seldepth: usize,
-    horizon: u64,
+    /// Leaves scored by the evaluation (or by a path's repetition): a subtree that
+    /// adds none is proven.
+    heuristic_leaves: u64,
     path: Vec<u64>,
     move_buffers: Vec<Vec<G::Move>>,
     order_buffers: Vec<Vec<(i32, G::Move)>>,
@@ -51,17 +60,18 @@ pub struct Searcher<G: Game> {
     pv_table: Vec<Vec<G::Move>>,
     /// `Level` below full strength: root scores and the random choice (level.rs).
     level: LevelState<G::Move>,
-    /// Whether `Game::probe` is used (not below full strength).
+    /// Whether the oracle's `probe` is used (not below full strength).
     probing: bool,
-    /// Monte-Carlo tree search, for the positions whose game prefers it.
-    mcts: Mcts<G>,
 }
 
-impl<G: Game> Searcher<G> {
-    /// A searcher with a transposition table of `hash_mib` MiB, allocated on the first
-    /// search or by [`Searcher::prepare`] (so that creating one is cheap).
-    pub fn new(hash_mib: usize) -> Self {
-        Searcher {
+impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
+    /// A searcher judging by `eval`, trusting `oracle`, with a transposition table of
+    /// `hash_mib` MiB allocated on the first search or by [`AlphaBeta::prepare`] (so
+    /// that creating one is cheap).
+    pub fn new(hash_mib: usize, eval: E, oracle: Arc<O>) -> Self {
+        AlphaBeta {
+            eval,
+            oracle,
             tt: Tt::new(0),
             hash_mib,
             table_ready: false,
@@ -74,7 +84,7 @@ impl<G: Game> Searcher<G> {
             node_limit: u64::MAX,
             nodes: 0,
             seldepth: 0,
-            horizon: 0,
+            heuristic_leaves: 0,
             path: Vec::new(),
             move_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             order_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -82,7 +92,6 @@ impl<G: Game> Searcher<G> {
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             level: LevelState::new(),
             probing: true,
-            mcts: Mcts::default(),
         }
     }
 
@@ -117,22 +126,37 @@ impl<G: Game> Searcher<G> {
         }
     }
 
+    /// The share of the transposition table in use, per mille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// The move the ordering likes best: what to play if time runs out before any
+    /// move is searched.
+    pub fn fallback(&mut self, root: &G, moves: &[G::Move]) -> Option<G::Move> {
+        let eval = &mut self.eval;
+        moves
+            .iter()
+            .copied()
+            .enumerate()
+            .max_by_key(|&(index, mv)| (eval.order_hint(root, mv), std::cmp::Reverse(index)))
+            .map(|(_, mv)| mv)
+    }
+
     /// Searches `root` whose game so far had the position hashes `history` (the root's
-    /// own hash last), reporting each completed iteration to `report`.
+    /// own hash last), reporting each completed iteration to `report`. It ends at once
+    /// when `stop` or `time_up` (raised by the caller's watchdog at the hard limit) is.
     pub fn search(
         &mut self,
         root: &G,
         history: &[u64],
         limits: SearchLimits,
         stop: Arc<AtomicBool>,
+        time_up: Arc<AtomicBool>,
         report: &mut dyn FnMut(&Info<G::Move>),
-    ) -> Outcome<G::Move> {
+    ) -> SearchResult<G::Move> {
         let started = limits.started.unwrap_or_else(Instant::now);
-        self.time_up = Arc::new(AtomicBool::new(false));
-        let _watchdog = limits
-            .budget
-            .hard
-            .and_then(|hard| Watchdog::start(started + hard, Arc::clone(&self.time_up)));
+        self.time_up = time_up;
         self.ensure_table();
         self.tt.new_search();
         self.stop = stop;
@@ -148,7 +172,7 @@ impl<G: Game> Searcher<G> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.nodes = 0;
         self.seldepth = 0;
-        self.horizon = 0;
+        self.heuristic_leaves = 0;
         self.path.clear();
         self.path.extend_from_slice(history);
         if self.path.last() != Some(&root.hash()) {
@@ -163,47 +187,10 @@ impl<G: Game> Searcher<G> {
         }
         self.level.begin(limits.level, &root_moves);
         if root_moves.is_empty() {
-            return Outcome::fallback(None);
+            return SearchResult::fallback(None);
         }
-        // If time runs out before any move is searched, the move the ordering likes best.
-        let fallback = root_moves
-            .iter()
-            .copied()
-            .enumerate()
-            .max_by_key(|&(index, mv)| (root.order_hint(mv), std::cmp::Reverse(index)))
-            .map(|(_, mv)| mv);
-        let mut result = Outcome::fallback(fallback);
-        if limits.solve
-            && let Some(solution) = root.solve(&self.stop)
-        {
-            result.best = solution.best.or(result.best);
-            result.proven = Some(solution.value);
-            result.nodes = solution.nodes;
-            result.score = Score::from_internal(super::value_to_score(solution.value, 0));
-            result.pv = result.best.into_iter().collect();
-            result.depth = solution.value.plies();
-            report(&self.info(result.depth, result.score, &result.pv));
-            return result;
-        }
-        if self.probing
-            && let Some(outcome) = self.probe_root(root, &root_moves)
-        {
-            let info = self.info(1, outcome.score, &outcome.pv);
-            report(&info);
-            return outcome;
-        }
-
-        // A game may prefer Monte-Carlo tree search here (Frozen Forest's Yuki). A fixed
-        // depth, a proof or a lower level asks for alpha-beta's terms, so they keep it.
-        if root.prefers_mcts() && !limits.solve && limits.depth.is_none() && limits.level.is_full()
-        {
-            self.mcts.set_memory(self.hash_mib);
-            // Seeded by the position: the same `go nodes N` gives the same move.
-            self.mcts.seed(root.hash());
-            return self
-                .mcts
-                .search(root, limits, Arc::clone(&self.stop), &self.time_up, report);
-        }
+        let fallback = self.fallback(root, &root_moves);
+        let mut result = SearchResult::fallback(fallback);
 
         let max_depth = limits
             .depth
@@ -214,7 +201,7 @@ impl<G: Game> Searcher<G> {
         let mut last_iteration = Duration::ZERO;
         for depth in 1..=max_depth {
             let iteration_started = Instant::now();
-            let horizon_before = self.horizon;
+            let leaves_before = self.heuristic_leaves;
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
             if self.stopped {
                 // A partial iteration searches the last best move first, and takes another
@@ -237,7 +224,7 @@ impl<G: Game> Searcher<G> {
             // Only a tree without heuristic leaves proves the value. A mate score alone
             // proves a win, but not its distance: a faster mate may hide below a
             // reduced move or behind a table entry from an earlier search.
-            let exact = self.horizon == horizon_before;
+            let exact = self.heuristic_leaves == leaves_before;
             // When proving, nothing is reduced: a full-width search to depth d finds
             // every mate within d plies, so a mate no deeper than d is the fastest.
             let mate_within_reach =
@@ -290,60 +277,6 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// With a tablebase, the root is decided by probing each move: no search needed.
-    /// A game that chooses its root move from its own table (with the repetition rule
-    /// and its own preferences) does so; otherwise each move is probed here.
-    fn probe_root(&mut self, root: &G, moves: &[G::Move]) -> Option<Outcome<G::Move>> {
-        if let Some(choice) = root.probe_root(&self.path) {
-            self.nodes += choice.nodes;
-            return Some(Outcome {
-                best: Some(choice.best),
-                score: Score::from_internal(super::value_to_score(choice.value, 0)),
-                pv: choice.pv,
-                proven: Some(choice.value),
-                nodes: self.nodes,
-                depth: 1,
-                note: choice.note,
-            });
-        }
-        let value = root.probe()?;
-        let mut best: Option<(i32, G::Move)> = None;
-        for &mv in moves {
-            let mut child = root.clone();
-            child.play(mv);
-            self.nodes += 1;
-            let score = match child.outcome() {
-                Some(GameOutcome::Draw) => 0,
-                Some(GameOutcome::Win(p)) if p == root.side_to_move() => MATE - 1,
-                Some(GameOutcome::Win(_)) => -(MATE - 1),
-                None => {
-                    let inner = super::value_to_score(child.probe()?, 1);
-                    if child.side_to_move() == root.side_to_move() {
-                        inner
-                    } else {
-                        -inner
-                    }
-                }
-            };
-            // Repeating a position is never better than the draw it may become.
-            let repeats = root.repetition_rule() && self.path.contains(&child.hash());
-            let score = if repeats { score.min(0) } else { score };
-            if best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, mv));
-            }
-        }
-        let (score, mv) = best?;
-        Some(Outcome {
-            best: Some(mv),
-            score: Score::from_internal(score),
-            pv: vec![mv],
-            proven: Some(value),
-            nodes: self.nodes,
-            depth: 1,
-            note: None,
-        })
-    }
-
     fn info(&self, depth: u32, score: Score, pv: &[G::Move]) -> Info<G::Move> {
         Info {
             depth,
@@ -381,9 +314,9 @@ impl<G: Game> Searcher<G> {
         let us = state.side_to_move();
         if let Some(outcome) = state.outcome() {
             return match outcome {
-                GameOutcome::Draw => 0,
-                GameOutcome::Win(p) if p == us => MATE - ply as i32,
-                GameOutcome::Win(_) => -(MATE - ply as i32),
+                Outcome::Draw => 0,
+                Outcome::Win(p) if p == us => MATE - ply as i32,
+                Outcome::Win(_) => -(MATE - ply as i32),
             };
         }
         let hash = state.hash();
@@ -391,22 +324,22 @@ impl<G: Game> Searcher<G> {
             if state.repetition_rule() && self.repeats(hash) {
                 // A draw by the path taken, not by the position: never a proof, so
                 // nothing above it is stored as proven.
-                self.horizon += 1;
+                self.heuristic_leaves += 1;
                 return 0;
             }
             if self.probing
-                && let Some(value) = state.probe()
+                && let Some(value) = self.oracle.probe(state)
             {
                 return super::value_to_score(value, ply);
             }
         }
         if ply >= MAX_PLY {
-            self.horizon += 1;
-            return state.evaluate();
+            self.heuristic_leaves += 1;
+            return self.eval.evaluate(state);
         }
         if depth <= 0 {
-            self.horizon += 1;
-            return state.evaluate();
+            self.heuristic_leaves += 1;
+            return self.eval.evaluate(state);
         }
 
         // Mate distance pruning: no score here can beat a win on the spot.
@@ -434,14 +367,14 @@ impl<G: Game> Searcher<G> {
                 };
                 if cut {
                     if entry.depth != PROVEN && score.abs() <= MATE_BOUND {
-                        self.horizon += 1;
+                        self.heuristic_leaves += 1;
                     }
                     return score;
                 }
             }
         }
 
-        let horizon_before = self.horizon;
+        let leaves_before = self.heuristic_leaves;
         let original_alpha = alpha;
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
@@ -455,13 +388,14 @@ impl<G: Game> Searcher<G> {
         }
         ordered.clear();
         let killers = self.killers[ply];
+        let eval = &mut self.eval;
         ordered.extend(moves.iter().map(|&mv| {
             let key = if Some(mv) == tt_move {
                 1 << 30
             } else if killers.contains(&Some(mv)) {
                 1 << 24
             } else {
-                state.order_hint(mv)
+                eval.order_hint(state, mv)
             };
             (key, mv)
         }));
@@ -561,7 +495,7 @@ impl<G: Game> Searcher<G> {
             // A root score with a bonus in it is no score of the position.
             return best_score;
         }
-        let stored_depth = if self.horizon == horizon_before {
+        let stored_depth = if self.heuristic_leaves == leaves_before {
             PROVEN
         } else {
             depth.clamp(0, i32::from(PROVEN) - 1) as u8

@@ -2,8 +2,8 @@
 //! the game.
 //!
 //! Each iteration walks down the tree by the UCT rule, adds one node, finishes the
-//! game from there with the game's playout policy ([`Game::playout_move`], uniform at
-//! random unless a game says otherwise) and credits every node on the path with the
+//! game from there with the evaluator's playout policy ([`Evaluator::playout_move`],
+//! uniform at random unless a game says otherwise) and credits every node on the path with the
 //! result, from the point of view of the player who made the move into that node
 //! (turns need not alternate). Terminal positions are proven values; a node whose
 //! side to move has a proven winning move, or only proven losing moves, is proven in
@@ -12,14 +12,15 @@
 //! Unlike alpha-beta, the value it estimates is a chance of winning when both sides
 //! play roughly as the playouts do: in a position that best play would lose, it still
 //! prefers the move that leaves the opponent the most ways to go wrong. That is why a
-//! game can choose it for a role (see [`Game::prefers_mcts`]).
+//! game can choose it for a role (see [`super::Strategy::method`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::{Info, MATE, Outcome, Score, SearchLimits};
-use crate::game::{Game, Outcome as GameOutcome, Player, Value};
+use super::eval::Evaluator;
+use super::{Info, MATE, Score, SearchLimits, SearchResult};
+use crate::game::{Game, Outcome, Player, Value};
 use crate::rng::Xorshift;
 
 /// The exploration constant of UCT (rewards are in 0..=1).
@@ -70,8 +71,10 @@ impl<M> Node<M> {
     }
 }
 
-/// A Monte-Carlo searcher for one game. The tree is rebuilt for every search.
-pub struct Mcts<G: Game> {
+/// A Monte-Carlo searcher for one game, playing out with `E`'s policy. The tree is
+/// rebuilt for every search.
+pub struct Mcts<G: Game, E: Evaluator<G>> {
+    eval: E,
     nodes: Vec<Node<G::Move>>,
     /// The playouts' random numbers, seeded per search.
     rng: Xorshift,
@@ -83,17 +86,18 @@ pub struct Mcts<G: Game> {
     capacity: usize,
 }
 
-impl<G: Game> Default for Mcts<G> {
+impl<G: Game, E: Evaluator<G> + Default> Default for Mcts<G, E> {
     fn default() -> Self {
-        Self::new(0x9e37_79b9_7f4a_7c15)
+        Self::new(0x9e37_79b9_7f4a_7c15, E::default())
     }
 }
 
-impl<G: Game> Mcts<G> {
+impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// A searcher whose playouts follow `seed` (the same seed, position and node or
-    /// iteration limit give the same move).
-    pub fn new(seed: u64) -> Self {
+    /// iteration limit give the same move) and `eval`'s playout policy.
+    pub fn new(seed: u64, eval: E) -> Self {
         Mcts {
+            eval,
             nodes: Vec::new(),
             rng: Xorshift::new(seed),
             moves: Vec::new(),
@@ -126,14 +130,14 @@ impl<G: Game> Mcts<G> {
         stop: Arc<AtomicBool>,
         time_up: &AtomicBool,
         report: &mut dyn FnMut(&Info<G::Move>),
-    ) -> Outcome<G::Move> {
+    ) -> SearchResult<G::Move> {
         let started = limits.started.unwrap_or_else(Instant::now);
         self.nodes.clear();
         self.iterations = 0;
         self.max_depth = 0;
         self.nodes
             .push(Node::new(None, root.side_to_move().other()));
-        let mut result = Outcome::fallback(None);
+        let mut result = SearchResult::fallback(None);
         if root.outcome().is_some() {
             return result;
         }
@@ -254,7 +258,7 @@ impl<G: Game> Mcts<G> {
 
     /// Marks the node of a finished position: a win is proven (in 0 plies); a draw is
     /// left unproven and simply scores ½ each time. Returns the winner.
-    fn settle(&mut self, index: u32, outcome: GameOutcome) -> Option<Player> {
+    fn settle(&mut self, index: u32, outcome: Outcome) -> Option<Player> {
         let node = &mut self.nodes[index as usize];
         node.expanded = true;
         node.proven = winner(outcome);
@@ -271,7 +275,7 @@ impl<G: Game> Mcts<G> {
             self.moves.clear();
             state.generate_moves(&mut self.moves);
             let random = self.rng.next_u64();
-            let mv = state.playout_move(&self.moves, random);
+            let mv = self.eval.playout_move(state, &self.moves, random);
             state.play(mv);
         }
         None
@@ -411,10 +415,10 @@ impl<G: Game> Mcts<G> {
 }
 
 /// The winner of a finished game, `None` for a draw.
-fn winner(outcome: GameOutcome) -> Option<Player> {
+fn winner(outcome: Outcome) -> Option<Player> {
     match outcome {
-        GameOutcome::Win(p) => Some(p),
-        GameOutcome::Draw => None,
+        Outcome::Win(p) => Some(p),
+        Outcome::Draw => None,
     }
 }
 

@@ -1,24 +1,38 @@
-//! Search: generic iterative-deepening alpha-beta over any [`Game`](crate::game::Game).
+//! Search, generic over the game: nothing here names one.
 //!
-//! - [`alphabeta`]: the searcher (PVS negamax, transposition table, killers,
+//! - [`strategy`]: what a game tells the engine beside its rules ([`Strategy`]): its
+//!   [`eval`]uation ([`Evaluator`]), its exact knowledge ([`oracle`], [`Oracle`]),
+//!   which searcher suits a position, its extra engine options.
+//! - [`policy`]: the search of one `go` ([`Policy`]): a solver or a table where they
+//!   know the answer, else alpha-beta or MCTS as the game prefers; the watchdog.
+//! - [`alphabeta`]: iterative-deepening PVS (transposition table, killers,
 //!   repetition draws inside the search, mate distances, proofs for `go solve`).
-//! - [`tt`]: the transposition table.
 //! - [`mcts`]: Monte-Carlo tree search, for the games (or roles) where it plays better.
-//! - [`time`]: soft and hard time budgets from the `go` limits.
+//! - [`tt`]: the transposition table; [`time`]: soft and hard budgets from a clock;
+//!   [`level`]: playing strength below full.
 //!
-//! Nothing here prints: the searcher reports each iteration through a callback with
-//! an [`Info`], and the session turns it into protocol text.
+//! Nothing here prints: searchers report each iteration through a callback with an
+//! [`Info`], and the session turns it into protocol text.
 
 pub mod alphabeta;
+pub mod eval;
 pub mod level;
 pub mod mcts;
+pub mod oracle;
+pub mod policy;
+pub mod strategy;
 pub mod time;
 pub mod tt;
 
 use std::time::{Duration, Instant};
 
-pub use alphabeta::Searcher;
+pub use alphabeta::AlphaBeta;
+pub use eval::{Blind, Evaluator};
 pub use level::Level;
+pub use mcts::Mcts;
+pub use oracle::{NoOracle, Oracle, RootProbe, Solution};
+pub use policy::Policy;
+pub use strategy::{Method, Strategy};
 
 use crate::game::Value;
 
@@ -91,7 +105,7 @@ pub struct SearchLimits {
 
 /// The result of a search.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Outcome<M> {
+pub struct SearchResult<M> {
     /// The move to play; `None` only when the game is over.
     pub best: Option<M>,
     /// The last reported score.
@@ -106,10 +120,10 @@ pub struct Outcome<M> {
     pub note: Option<String>,
 }
 
-impl<M> Outcome<M> {
+impl<M> SearchResult<M> {
     /// A result with nothing found yet but `best` (a fallback move).
     pub fn fallback(best: Option<M>) -> Self {
-        Outcome {
+        SearchResult {
             best,
             score: Score::Cp(0),
             pv: Vec::new(),

@@ -4,7 +4,7 @@
 //! - The hard budget ends the search wherever it is. It is enforced by a
 //!   [`Watchdog`] thread that raises a flag at the deadline, which the searchers read at
 //!   every node and every playout: a clock read every N nodes is late where nodes are
-//!   expensive (a Fabrik node orders hundreds of moves), and a search that has lost
+//!   expensive (a node may order hundreds of moves), and a search that has lost
 //!   the CPU to a busy machine cannot notice the time itself.
 //! - The soft budget decides whether another iteration is worth starting.
 //! - Budgets count from the moment the command arrived ([`SearchLimits::started`](
@@ -75,7 +75,7 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
             // each of them and of this one. When nothing is left that way (a clock of
             // a few overheads), a small share of what remains (1/400 soft, 1/200 hard
             // with 25 moves to go) keeps a reserve for the latencies of a long game:
-            // at 100 ms a game, Frozen Forest's 100 moves a side.
+            // at 100 ms a game, a game of 100 moves a side.
             let pool =
                 (time + inc * (moves_to_go - 1)).saturating_sub(overhead * (moves_to_go + 1));
             let floor = usable / (16 * moves_to_go);

@@ -7,12 +7,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::output::Output;
-use crate::game::{Game, Outcome, Player, Record, Value, quote};
+use crate::game::{Game, Outcome, Player, Record, Scoring, Value, quote};
 use crate::games::GameVisitor;
 use crate::perft;
 use crate::protocol::response::{InfoLine, InfoScore, Response};
 use crate::protocol::{Go, Query, StartPosition};
-use crate::search::{Info, Level, Score, SearchLimits, Searcher, time};
+use crate::search::{Evaluator, Info, Level, Oracle, Policy, Score, SearchLimits, Strategy, time};
 
 /// What the session needs from the engine of the current game.
 pub trait Engine: Send {
@@ -30,8 +30,11 @@ pub trait Engine: Send {
     fn new_game(&mut self);
     /// Resizes the transposition table, allocating it now.
     fn set_hash(&mut self, mib: usize);
-    /// Starts building the game's built-in tables in the background, if it has any
-    /// (see [`Game::prepare_tables`]).
+    /// Sets the game's engine option number `index` ([`Strategy::engine_options`]) to
+    /// a value already checked against its kind.
+    fn set_engine_option(&mut self, index: usize, value: i64);
+    /// Starts building the game's tables in the background, if it has any (see
+    /// [`Oracle::prepare`]).
     fn prepare_tables(&self);
     /// Waits until the tables `prepare_tables` started are ready (or off, or failed):
     /// `isready` answers only then.
@@ -60,26 +63,34 @@ pub struct GoSettings {
     pub level: Level,
 }
 
-/// The engine of game `G`.
-pub struct GameEngine<G: Game> {
+/// The engine of game `G`: the game's record, its searchers and its oracle.
+pub struct GameEngine<G: Strategy> {
     config: G::Config,
     record: Record<G>,
-    searcher: Arc<Mutex<Searcher<G>>>,
+    policy: Arc<Mutex<Policy<G>>>,
+    oracle: Arc<G::Oracle>,
 }
 
-impl<G: Game> GameEngine<G> {
-    /// The engine at the start position, its transposition table allocated, so that
-    /// no clocked search pays for it. The game's own tables are started by the session
-    /// ([`Engine::prepare_tables`]) when the game is chosen, or by the first `isready`.
-    pub fn new(config: G::Config, hash_mib: usize) -> Self {
+impl<G: Strategy> GameEngine<G> {
+    /// The engine at the start position with the game's engine options at `values`
+    /// (in the order of [`Strategy::engine_options`]), its transposition table
+    /// allocated, so that no clocked search pays for it. The game's own tables are
+    /// started by the session ([`Engine::prepare_tables`]) when the game is chosen, or
+    /// by the first `isready`.
+    pub fn new(config: G::Config, hash_mib: usize, values: &[i64]) -> Self {
         let record = Record::new(G::start(&config));
-        let mut searcher = Searcher::new(hash_mib);
-        searcher.prepare();
+        let oracle = Arc::new(G::oracle(&config));
+        for (index, &value) in values.iter().enumerate() {
+            oracle.set_option(index, value);
+        }
+        let mut policy = Policy::new(hash_mib, G::Eval::default(), Arc::clone(&oracle));
+        policy.prepare();
         warm_up(record.state());
         GameEngine {
             config,
             record,
-            searcher: Arc::new(Mutex::new(searcher)),
+            policy: Arc::new(Mutex::new(policy)),
+            oracle,
         }
     }
 
@@ -90,7 +101,7 @@ impl<G: Game> GameEngine<G> {
 
 /// Touches what a game builds on first use (sight and geometry tables), so that the
 /// first `go` does not pay for it: one move generated, played and evaluated.
-fn warm_up<G: Game>(start: &G) {
+fn warm_up<G: Strategy>(start: &G) {
     let mut moves = Vec::new();
     start.generate_moves(&mut moves);
     if let Some(&mv) = moves.first() {
@@ -98,21 +109,28 @@ fn warm_up<G: Game>(start: &G) {
         child.play(mv);
         let mut replies = Vec::new();
         child.generate_moves(&mut replies);
-        std::hint::black_box(child.evaluate());
+        std::hint::black_box(G::Eval::default().evaluate(&child));
     }
 }
 
 /// Builds the engine of a game from option values (for [`crate::games::visit`]).
 pub struct BuildEngine {
+    /// The game's options, in the order of [`Game::option_specs`].
     pub values: Vec<i64>,
+    /// The game's engine options, in the order of [`Strategy::engine_options`].
+    pub engine_values: Vec<i64>,
     pub hash_mib: usize,
 }
 
 impl GameVisitor for BuildEngine {
     type Output = Result<Box<dyn Engine>, String>;
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Strategy>(self) -> Self::Output {
         let config = G::config(&self.values)?;
-        Ok(Box::new(GameEngine::<G>::new(config, self.hash_mib)))
+        Ok(Box::new(GameEngine::<G>::new(
+            config,
+            self.hash_mib,
+            &self.engine_values,
+        )))
     }
 }
 
@@ -165,7 +183,7 @@ pub fn info_line<G: Game>(root: &G, info: &Info<G::Move>) -> Response {
     })
 }
 
-impl<G: Game> Engine for GameEngine<G> {
+impl<G: Strategy> Engine for GameEngine<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
     }
@@ -217,9 +235,19 @@ impl<G: Game> Engine for GameEngine<G> {
                 texts.join(" ")
             }
             Query::Fen => state.fen(),
-            Query::Other(what) => state
-                .query(what)
-                .ok_or_else(|| format!("query: unknown subject {} for {}", quote(what), G::NAME))?,
+            // A game scored by pairs answers its tie-break count by name.
+            Query::Other(what) => match G::SCORING {
+                Scoring::Pairs(tiebreak) if tiebreak.name == what.as_str() => {
+                    state.tiebreak_count().to_string()
+                }
+                _ => {
+                    return Err(format!(
+                        "query: unknown subject {} for {}",
+                        quote(what),
+                        G::NAME
+                    ));
+                }
+            },
         })
     }
 
@@ -240,21 +268,25 @@ impl<G: Game> Engine for GameEngine<G> {
     }
 
     fn new_game(&mut self) {
-        lock(&self.searcher).clear();
+        lock(&self.policy).clear();
     }
 
     fn set_hash(&mut self, mib: usize) {
-        let mut searcher = lock(&self.searcher);
-        searcher.set_hash(mib);
-        searcher.prepare();
+        let mut policy = lock(&self.policy);
+        policy.set_hash(mib);
+        policy.prepare();
+    }
+
+    fn set_engine_option(&mut self, index: usize, value: i64) {
+        self.oracle.set_option(index, value);
     }
 
     fn prepare_tables(&self) {
-        G::prepare_tables();
+        self.oracle.prepare();
     }
 
     fn await_tables(&self) {
-        G::await_tables(&AtomicBool::new(false));
+        self.oracle.wait(&AtomicBool::new(false));
     }
 
     fn go(
@@ -265,7 +297,8 @@ impl<G: Game> Engine for GameEngine<G> {
         out: Output,
     ) -> Option<JoinHandle<()>> {
         let record = self.record.clone();
-        let searcher = Arc::clone(&self.searcher);
+        let policy = Arc::clone(&self.policy);
+        let oracle = Arc::clone(&self.oracle);
         let budget = match &go {
             Go::Search(limits) if !limits.infinite => {
                 let side = record.state().side_to_move();
@@ -293,17 +326,17 @@ impl<G: Game> Engine for GameEngine<G> {
                 // A search never runs without a table that is on: a table being built
                 // (only when `go` came without the `isready` that waits for it) is
                 // waited for, on the clock.
-                G::await_tables(&stop);
-                run_search(&record, &searcher, search_limits, settings, &stop, &out);
+                oracle.wait(&stop);
+                run_search(&record, &policy, search_limits, settings, &stop, &out);
             }
             Go::Solve => {
-                G::await_tables(&stop);
+                oracle.wait(&stop);
                 let search_limits = SearchLimits {
                     solve: true,
                     started: Some(settings.received),
                     ..SearchLimits::default()
                 };
-                run_search(&record, &searcher, search_limits, settings, &stop, &out);
+                run_search(&record, &policy, search_limits, settings, &stop, &out);
             }
         };
         if inline {
@@ -338,7 +371,7 @@ pub fn spawn_worker(
 const INLINE_SEARCH: Duration = Duration::from_millis(5);
 
 /// The clock of `side` in the `go` limits, in the time manager's terms.
-fn clock_of(limits: &crate::protocol::Limits, side: Player) -> time::Clock {
+fn clock_of(limits: &crate::protocol::GoLimits, side: Player) -> time::Clock {
     let (mine, theirs) = match side {
         Player::P1 => ((limits.p1time, limits.p1inc), (limits.p2time, limits.p2inc)),
         Player::P2 => ((limits.p2time, limits.p2inc), (limits.p1time, limits.p1inc)),
@@ -358,9 +391,9 @@ fn clock_of(limits: &crate::protocol::Limits, side: Player) -> time::Clock {
     }
 }
 
-fn run_search<G: Game>(
+fn run_search<G: Strategy>(
     record: &Record<G>,
-    searcher: &Mutex<Searcher<G>>,
+    policy: &Mutex<Policy<G>>,
     limits: SearchLimits,
     settings: GoSettings,
     stop: &Arc<AtomicBool>,
@@ -378,9 +411,9 @@ fn run_search<G: Game>(
             out.send(solved_line(value));
         }
     } else {
-        let mut searcher = lock(searcher);
+        let mut policy = lock(policy);
         let started = Instant::now();
-        let result = searcher.search(
+        let result = policy.search(
             root,
             record.history(),
             limits,

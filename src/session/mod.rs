@@ -28,11 +28,11 @@ use std::time::Instant;
 pub use engine::{BuildEngine, Engine, GoSettings};
 pub use output::Output;
 
-use crate::game::{Game, OptionKind, OptionSpec, quote};
+use crate::game::{OptionKind, OptionSpec, quote};
 use crate::games::{self, GameVisitor};
 use crate::protocol::response::{OptionLine, Response};
 use crate::protocol::{Command, Go, parse_command};
-use crate::search::Level;
+use crate::search::{Level, Strategy};
 
 /// The engine's name and author for the handshake.
 pub const ENGINE_NAME: &str = concat!("tabuleiro ", env!("CARGO_PKG_VERSION"));
@@ -79,6 +79,8 @@ pub struct Session {
     engine: Box<dyn Engine>,
     /// The option values of every game, in the order of its `option_specs`.
     game_values: HashMap<&'static str, Vec<i64>>,
+    /// The engine option values of every game, in the order of its `engine_options`.
+    engine_values: HashMap<&'static str, Vec<i64>>,
     hash_mib: usize,
     move_overhead_ms: u64,
     /// The `Level` option: playing strength, 10 = full (search/level.rs).
@@ -90,8 +92,17 @@ pub struct Session {
 struct Specs;
 impl GameVisitor for Specs {
     type Output = &'static [OptionSpec];
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Strategy>(self) -> Self::Output {
         G::option_specs()
+    }
+}
+
+/// The engine option specs of a game (such as a table's on/off switch).
+struct EngineSpecs;
+impl GameVisitor for EngineSpecs {
+    type Output = &'static [OptionSpec];
+    fn visit<G: Strategy>(self) -> Self::Output {
+        G::engine_options()
     }
 }
 
@@ -99,7 +110,7 @@ impl GameVisitor for Specs {
 struct CheckConfig(Vec<i64>);
 impl GameVisitor for CheckConfig {
     type Output = Result<(), String>;
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Strategy>(self) -> Self::Output {
         G::config(&self.0).map(|_| ())
     }
 }
@@ -108,25 +119,36 @@ fn specs_of(game: &str) -> &'static [OptionSpec] {
     games::visit(game, Specs).unwrap_or(&[])
 }
 
+fn engine_specs_of(game: &str) -> &'static [OptionSpec] {
+    games::visit(game, EngineSpecs).unwrap_or(&[])
+}
+
+/// Every option of every game at its default, by game.
+fn defaults(specs: fn(&str) -> &'static [OptionSpec]) -> HashMap<&'static str, Vec<i64>> {
+    games::NAMES
+        .iter()
+        .map(|&name| {
+            let values = specs(name)
+                .iter()
+                .map(|spec| spec.kind.default_value())
+                .collect();
+            (name, values)
+        })
+        .collect()
+}
+
 impl Session {
     /// A session on `game` (a name from [`games::NAMES`]).
     pub fn new(out: Output, game: &str) -> Result<Session, String> {
         let name = games::canonical(game).ok_or_else(|| unknown_game(game))?;
-        let game_values: HashMap<&'static str, Vec<i64>> = games::NAMES
-            .iter()
-            .map(|&name| {
-                let values = specs_of(name)
-                    .iter()
-                    .map(|spec| spec.kind.default_value())
-                    .collect();
-                (name, values)
-            })
-            .collect();
-        let engine = build(name, &game_values, HASH_DEFAULT as usize)?;
+        let game_values = defaults(specs_of);
+        let engine_values = defaults(engine_specs_of);
+        let engine = build(name, &game_values, &engine_values, HASH_DEFAULT as usize)?;
         Ok(Session {
             out,
             engine,
             game_values,
+            engine_values,
             hash_mib: HASH_DEFAULT as usize,
             move_overhead_ms: OVERHEAD_DEFAULT as u64,
             level: Level::FULL,
@@ -159,9 +181,9 @@ impl Session {
         self.reap_finished_search();
         match command {
             Command::IsReady => {
-                // Ready means prepared: a game's tables (the Neutreeko tablebase) are
-                // started if need be and awaited here. The transposition table was
-                // allocated when the game or `Hash` was set.
+                // Ready means prepared: a game's tables are started if need be and
+                // awaited here. The transposition table was allocated when the game or
+                // `Hash` was set.
                 self.engine.await_tables();
                 self.out.send(Response::ReadyOk);
             }
@@ -308,11 +330,9 @@ impl Session {
         let out = self.out.clone();
         let flag = Arc::clone(&stop);
         let job = move || {
-            // The bench signature must not depend on whether a table is built yet.
-            let tablebase = games::neutreeko::tablebase::enabled();
-            games::neutreeko::tablebase::set_enabled(false);
-            let report = crate::bench::run_until(depth, &flag, &|line| out.send(line));
-            games::neutreeko::tablebase::set_enabled(tablebase);
+            let report = crate::bench::run_until(depth, &flag, &|part| {
+                out.send(Response::InfoString(part.to_string()));
+            });
             match report {
                 Some(report) => out.send(Response::Text(report.summary())),
                 None => out.send(Response::InfoString("bench stopped".to_string())),
@@ -364,12 +384,22 @@ impl Session {
                 min: i64::from(Level::MIN),
                 max: i64::from(Level::MAX),
             },
-            // The Neutreeko tablebase: built and used only when on.
-            OptionLine::Check {
-                name: "Tablebase".to_string(),
-                default: games::neutreeko::tablebase::enabled(),
-            },
         ];
+        // The games' engine options (a table's on/off switch), each once.
+        let mut seen: Vec<&str> = Vec::new();
+        for &game in games::NAMES {
+            for (index, spec) in engine_specs_of(game).iter().enumerate() {
+                if seen.iter().any(|s| s.eq_ignore_ascii_case(spec.name)) {
+                    continue;
+                }
+                seen.push(spec.name);
+                let value = self.engine_values[game].get(index).copied();
+                lines.push(option_line(
+                    spec,
+                    value.unwrap_or(spec.kind.default_value()),
+                ));
+            }
+        }
         let mut seen: Vec<&str> = Vec::new();
         let order = std::iter::once(self.game()).chain(games::NAMES.iter().copied());
         let mut found: Vec<(&str, OptionSpec, i64)> = Vec::new();
@@ -386,25 +416,14 @@ impl Session {
         // Keep a stable order: by the game list, whatever the current game.
         found.sort_by_key(|(game, _, _)| games::NAMES.iter().position(|g| g == game));
         for (_, spec, value) in found {
-            lines.push(match spec.kind {
-                OptionKind::Spin { min, max, .. } => OptionLine::Spin {
-                    name: spec.name.to_string(),
-                    default: value,
-                    min,
-                    max,
-                },
-                OptionKind::Check { .. } => OptionLine::Check {
-                    name: spec.name.to_string(),
-                    default: value != 0,
-                },
-            });
+            lines.push(option_line(&spec, value));
         }
         lines
     }
 
     fn select_game(&mut self, name: &str) -> Result<(), String> {
         let name = games::canonical(name).ok_or_else(|| unknown_game(name))?;
-        self.engine = build(name, &self.game_values, self.hash_mib)?;
+        self.engine = build(name, &self.game_values, &self.engine_values, self.hash_mib)?;
         // A game chosen is a game to be played: its tables start building now, and
         // the next `isready` waits for them. (The game a process starts with waits for
         // the first `isready`, so that an arena that switches games at once never
@@ -437,15 +456,10 @@ impl Session {
                     .ok_or_else(|| format!("bad value for Level: {n}"))?;
                 return Ok(());
             }
-            "tablebase" => {
-                let on = OptionKind::Check { default: true }
-                    .parse_value(value_text)
-                    .map_err(|why| format!("bad value for Tablebase: {why}"))?;
-                games::neutreeko::tablebase::set_enabled(on != 0);
-                self.engine.prepare_tables();
-                return Ok(());
-            }
             _ => {}
+        }
+        if self.set_engine_option(name, value_text)? {
+            return Ok(());
         }
         // A game option: it belongs to the current game if that game has it; else it
         // is kept for every game that has it and accepts the value.
@@ -485,9 +499,41 @@ impl Session {
             self.game_values.insert(game, values);
         }
         if resets_current {
-            self.engine = build(current, &self.game_values, self.hash_mib)?;
+            self.engine = build(
+                current,
+                &self.game_values,
+                &self.engine_values,
+                self.hash_mib,
+            )?;
         }
         Ok(())
+    }
+
+    /// Sets an engine option of the games that have one called `name`, the current
+    /// game's engine at once (and starts its tables, if the option turned them on).
+    /// `Ok(false)` when no game has such an engine option.
+    fn set_engine_option(&mut self, name: &str, text: &str) -> Result<bool, String> {
+        let mut found = false;
+        for &game in games::NAMES {
+            let specs = engine_specs_of(game);
+            let Some(index) = specs.iter().position(|s| s.name.eq_ignore_ascii_case(name)) else {
+                continue;
+            };
+            let spec = specs[index];
+            let value = spec
+                .kind
+                .parse_value(text)
+                .map_err(|why| format!("bad value for {}: {why}", spec.name))?;
+            if let Some(values) = self.engine_values.get_mut(game) {
+                values[index] = value;
+            }
+            if game == self.game() {
+                self.engine.set_engine_option(index, value);
+                self.engine.prepare_tables();
+            }
+            found = true;
+        }
+        Ok(found)
     }
 
     /// The values of `game` with option `name` set to `text`, if valid.
@@ -532,10 +578,31 @@ fn unknown_game(name: &str) -> String {
 fn build(
     game: &str,
     values: &HashMap<&'static str, Vec<i64>>,
+    engine_values: &HashMap<&'static str, Vec<i64>>,
     hash_mib: usize,
 ) -> Result<Box<dyn Engine>, String> {
-    let values = values.get(game).cloned().unwrap_or_default();
-    games::visit(game, BuildEngine { values, hash_mib }).unwrap_or_else(|| Err(unknown_game(game)))
+    let builder = BuildEngine {
+        values: values.get(game).cloned().unwrap_or_default(),
+        engine_values: engine_values.get(game).cloned().unwrap_or_default(),
+        hash_mib,
+    };
+    games::visit(game, builder).unwrap_or_else(|| Err(unknown_game(game)))
+}
+
+/// The `option` line of an option at `value`.
+fn option_line(spec: &OptionSpec, value: i64) -> OptionLine {
+    match spec.kind {
+        OptionKind::Spin { min, max, .. } => OptionLine::Spin {
+            name: spec.name.to_string(),
+            default: value,
+            min,
+            max,
+        },
+        OptionKind::Check { .. } => OptionLine::Check {
+            name: spec.name.to_string(),
+            default: value != 0,
+        },
+    }
 }
 
 impl Drop for Session {

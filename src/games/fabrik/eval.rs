@@ -13,8 +13,7 @@
 use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, geometry};
 use super::{Fabrik, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
-use std::cell::RefCell;
-use std::sync::atomic::{AtomicU8, Ordering};
+use crate::search::Evaluator;
 
 /// Score of a window holding `k` stones of one colour, by line length 4 and 5.
 const WINDOW_4: [i32; 4] = [0, 2, 14, 60];
@@ -34,10 +33,41 @@ const TEMPO: i32 = 10;
 /// workers see (so that it can place there next turn after relocating).
 const LIVE: i32 = 6;
 
-/// A tuning hook for engine-against-engine matches (`examples/fabrik_match.rs`):
-/// 0 is the evaluation as shipped, other values select experimental variants. Read
-/// with a relaxed load per evaluation.
-pub static VARIANT: AtomicU8 = AtomicU8::new(0);
+/// The evaluation as a value: which variant of the terms, and the move-ordering cache
+/// of the searcher that owns it.
+#[derive(Clone, Debug)]
+pub struct FabrikEval {
+    /// 0 is the evaluation as shipped; other values select experimental variants, for
+    /// engine-against-engine matches (`examples/fabrik_match.rs`).
+    pub variant: u8,
+    hints: Box<HintCache>,
+}
+
+impl FabrikEval {
+    /// The evaluation with experimental variant `variant` (0: as shipped).
+    pub fn variant(variant: u8) -> Self {
+        FabrikEval {
+            variant,
+            hints: Box::new(HintCache::EMPTY),
+        }
+    }
+}
+
+impl Default for FabrikEval {
+    fn default() -> Self {
+        FabrikEval::variant(0)
+    }
+}
+
+impl Evaluator<Fabrik> for FabrikEval {
+    fn evaluate(&mut self, state: &Fabrik) -> i32 {
+        evaluate_variant(state, self.variant)
+    }
+
+    fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
+        self.hints.order_hint(state, mv)
+    }
+}
 
 /// The squares where the side to move can place a stone this turn (after any worker
 /// relocation allowed in this phase).
@@ -227,8 +257,14 @@ fn window_score(position: &Fabrik, player: Player) -> i32 {
     (1..table.len()).map(|k| table[k] * counts[k] as i32).sum()
 }
 
-/// Evaluation from the side to move's point of view.
+/// Evaluation from the side to move's point of view, as shipped.
 pub fn evaluate(position: &Fabrik) -> i32 {
+    evaluate_variant(position, 0)
+}
+
+/// Evaluation from the side to move's point of view, with an experimental variant of
+/// the threat terms (0: as shipped).
+fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
     }
@@ -244,7 +280,6 @@ pub fn evaluate(position: &Fabrik) -> i32 {
     }
     let theirs = completions(position.stones(them), open, board, length);
     let mut score = TEMPO + window_score(position, us) - window_score(position, them);
-    let variant = VARIANT.load(Ordering::Relaxed);
     if variant == 3 {
         // The same threat terms, a quarter as large.
         match theirs.count_ones() {
@@ -301,8 +336,9 @@ fn live_score(position: &Fabrik, reach: Bb) -> i32 {
         - (theirs & empty & seen).count_ones() as i32)
 }
 
-/// Per-position data for move ordering, cached for the last position seen on this
-/// thread (search asks for the hint of every move of one position in a row).
+/// Per-position data for move ordering, cached for the last position asked about
+/// (search asks for the hint of every move of one position in a row).
+#[derive(Clone, Debug)]
 struct HintCache {
     hash: u64,
     board: Bb,
@@ -316,17 +352,56 @@ struct HintCache {
     here: Bb,
 }
 
-thread_local! {
-    static HINTS: RefCell<HintCache> = const {
-        RefCell::new(HintCache {
-            hash: 0,
-            board: 0,
-            line_length: 0,
-            value: [0; SQUARES],
-            known: 0,
-            here: 0,
-        })
+impl HintCache {
+    const EMPTY: HintCache = HintCache {
+        hash: 0,
+        board: 0,
+        line_length: 0,
+        value: [0; SQUARES],
+        known: 0,
+        here: 0,
     };
+
+    /// Ordering hint: placements that make or block long lines first; among moves
+    /// placing on the same square, those that need no relocation (or need it to place
+    /// there at all) before relocations that could have been skipped.
+    fn order_hint(&mut self, position: &Fabrik, mv: Move) -> i32 {
+        match mv.kind() {
+            MoveKind::Pass => 0,
+            MoveKind::Worker => worker_hint(position, mv),
+            kind => {
+                let hash = position.hash();
+                if self.hash != hash
+                    || self.board != position.board()
+                    || self.line_length != position.line_length()
+                {
+                    self.hash = hash;
+                    self.board = position.board();
+                    self.line_length = position.line_length();
+                    self.here = position.placeable();
+                    self.known = 0;
+                }
+                let square = mv.square();
+                if self.known & bit(square) == 0 {
+                    self.value[square] = line_value(geometry(), position, square);
+                    self.known |= bit(square);
+                }
+                let value = self.value[square];
+                if kind == MoveKind::Relocate && self.here & bit(mv.square()) != 0 {
+                    value - 50
+                } else {
+                    value
+                }
+            }
+        }
+    }
+}
+
+/// Workers are placed on central squares first.
+fn worker_hint(position: &Fabrik, mv: Move) -> i32 {
+    let size = position.size() as i32;
+    let (f, r) = ((mv.square() % STRIDE) as i32, (mv.square() / STRIDE) as i32);
+    -((2 * f - size + 1).abs() + (2 * r - size + 1).abs())
 }
 
 /// The ordering value of a stone of the side to move on `square`: lines it makes
@@ -354,44 +429,10 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
     value
 }
 
-/// Ordering hint: placements that make or block long lines first; among moves placing
-/// on the same square, those that need no relocation (or need it to place there at
-/// all) before relocations that could have been skipped.
+/// Ordering hint (see [`FabrikEval`]), from a cache of its own: for one-off use.
 pub fn order_hint(position: &Fabrik, mv: Move) -> i32 {
-    match mv.kind() {
-        MoveKind::Pass => 0,
-        MoveKind::Worker => {
-            // Central squares first.
-            let size = position.size() as i32;
-            let (f, r) = ((mv.square() % STRIDE) as i32, (mv.square() / STRIDE) as i32);
-            -((2 * f - size + 1).abs() + (2 * r - size + 1).abs())
-        }
-        kind => HINTS.with(|cell| {
-            let mut cache = cell.borrow_mut();
-            let hash = position.hash();
-            if cache.hash != hash
-                || cache.board != position.board()
-                || cache.line_length != position.line_length()
-            {
-                cache.hash = hash;
-                cache.board = position.board();
-                cache.line_length = position.line_length();
-                cache.here = position.placeable();
-                cache.known = 0;
-            }
-            let square = mv.square();
-            if cache.known & bit(square) == 0 {
-                cache.value[square] = line_value(geometry(), position, square);
-                cache.known |= bit(square);
-            }
-            let value = cache.value[square];
-            if kind == MoveKind::Relocate && cache.here & bit(mv.square()) != 0 {
-                value - 50
-            } else {
-                value
-            }
-        }),
-    }
+    let mut cache = HintCache::EMPTY;
+    cache.order_hint(position, mv)
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@ pub const STRIDE: usize = 11;
 pub const SQUARES: usize = STRIDE * STRIDE;
 
 /// The 8 directions as (file step, rank step). Directions `0..4` increase the square
-/// index, `4..8` decrease it, and `d + 4` is the opposite of `d`.
+/// index, `4..8` decrease it, and `d + 4` is the opposite of `d`: the ray tables and
+/// line counts rely on this order, so Fabrik keeps it rather than
+/// [`crate::game::grid::DIRECTIONS`].
 pub const DIRECTIONS: [(i32, i32); 8] = [
     (1, 0),
     (0, 1),
@@ -173,6 +175,8 @@ impl Geometry {
 
 /// The shared geometry tables (built on first use).
 pub fn geometry() -> &'static Geometry {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static GEOMETRY: OnceLock<Box<Geometry>> = OnceLock::new();
     GEOMETRY.get_or_init(|| Box::new(Geometry::build()))
 }

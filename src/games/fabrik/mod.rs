@@ -30,11 +30,15 @@ pub mod geometry;
 
 use std::sync::OnceLock;
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, parse_fen_board,
+    read_square, square_name,
 };
+use crate::hash::{GOLDEN_GAMMA, SplitMix64};
+use crate::search::{NoOracle, Strategy};
+pub use eval::FabrikEval;
 use geometry::{Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
 
 /// The smallest and largest board sides.
@@ -155,17 +159,12 @@ struct Keys {
 }
 
 fn keys() -> &'static Keys {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            // splitmix64
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut keys = SplitMix64::new(GOLDEN_GAMMA);
+        let mut next = || keys.next_u64();
         let mut pieces = [[0; SQUARES]; 3];
         for row in pieces.iter_mut() {
             for key in row.iter_mut() {
@@ -381,9 +380,7 @@ impl Game for Fabrik {
     type Config = Config;
 
     const NAME: &'static str = "fabrik";
-    /// Hundreds of moves per position: depth 3 already takes a while.
-    const BENCH_DEPTH: u32 = 3;
-
+    const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
     fn option_specs() -> &'static [OptionSpec] {
         &[
             OptionSpec {
@@ -428,7 +425,7 @@ impl Game for Fabrik {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["x", "o"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "xow")?;
         let size = rows.len();
         if rows[0].len() != size {
@@ -506,21 +503,9 @@ impl Game for Fabrik {
         Ok(position)
     }
 
-    fn fen(&self) -> String {
+    fn board(&self) -> Vec<Vec<Option<char>>> {
         let size = self.size();
-        let rows: Vec<Vec<Option<char>>> = (0..size)
-            .rev()
-            .map(|rank| {
-                (0..size)
-                    .map(|file| self.cell(rank * STRIDE + file))
-                    .collect()
-            })
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'x',
-            Player::P2 => 'o',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+        rows_of(size, size, |file, rank| self.cell(rank * STRIDE + file))
     }
 
     fn side_to_move(&self) -> Player {
@@ -631,27 +616,6 @@ impl Game for Fabrik {
         }
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
-    fn diagram(&self) -> String {
-        let size = self.size();
-        let rows: Vec<Vec<char>> = (0..size)
-            .rev()
-            .map(|rank| {
-                (0..size)
-                    .map(|file| self.cell(rank * STRIDE + file).unwrap_or('.'))
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
-    }
-
     fn count_moves(&self) -> u64 {
         if self.winner.is_some() {
             return 0;
@@ -667,6 +631,18 @@ impl Game for Fabrik {
                 count
             }
         }
+    }
+}
+
+impl Strategy for Fabrik {
+    type Eval = FabrikEval;
+    type Oracle = NoOracle;
+
+    /// Hundreds of moves per position: depth 3 already takes a while.
+    const BENCH_DEPTH: u32 = 3;
+
+    fn oracle(_config: &Config) -> NoOracle {
+        NoOracle
     }
 }
 

@@ -17,6 +17,7 @@
 use super::sight::{ALL, Cells, bit, tables};
 use super::{FrozenForest, Move, Phase};
 use crate::game::{Game, Player};
+use crate::search::Evaluator;
 
 /// Weights of the evaluation terms, all from Yuki's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -150,6 +151,31 @@ pub fn evaluate_with(position: &FrozenForest, w: &Weights) -> i32 {
     match position.side_to_move() {
         Player::P1 => score,
         Player::P2 => -score,
+    }
+}
+
+/// The evaluation as a value: its weights. Playouts follow the game's own greedy
+/// policy (playout.rs), whatever the weights.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct FrozenForestEval(pub Weights);
+
+impl Default for FrozenForestEval {
+    fn default() -> Self {
+        FrozenForestEval(Weights::DEFAULT)
+    }
+}
+
+impl Evaluator<FrozenForest> for FrozenForestEval {
+    fn evaluate(&mut self, state: &FrozenForest) -> i32 {
+        evaluate_with(state, &self.0)
+    }
+
+    fn order_hint(&mut self, state: &FrozenForest, mv: Move) -> i32 {
+        order_hint(state, mv)
+    }
+
+    fn playout_move(&mut self, state: &FrozenForest, moves: &[Move], random: u64) -> Move {
+        state.playout_choice(moves, random)
     }
 }
 

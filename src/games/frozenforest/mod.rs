@@ -32,13 +32,16 @@ mod eval;
 mod playout;
 pub mod sight;
 
-pub use eval::{Weights, evaluate_with, seed_heuristic};
+use crate::search::{Method, NoOracle, Strategy};
+pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, order_hint, seed_heuristic};
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Scoring, TieBreak,
+    parse_fen_board, read_square, square_name,
 };
+use crate::hash::mix;
 use sight::{CELLS, Cells, SIZE, bit, tables};
 
 /// Marks Yuki or Mina as not yet on the board.
@@ -94,13 +97,6 @@ pub enum Phase {
     PlaceMina,
     /// Both are on the board.
     Play,
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64's finaliser: a bijection with good avalanche.
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl FrozenForest {
@@ -283,7 +279,12 @@ impl Game for FrozenForest {
     type Config = Config;
 
     const NAME: &'static str = "frozenforest";
-    const BENCH_DEPTH: u32 = 8;
+    const SIDE_LETTERS: [&'static str; 2] = ["y", "m"];
+    /// SPEC §2: games in pairs with roles swapped, trees eaten break a 1–1 tie.
+    const SCORING: Scoring = Scoring::Pairs(TieBreak {
+        name: "trees",
+        words: "trees eaten",
+    });
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS
@@ -311,7 +312,7 @@ impl Game for FrozenForest {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["y", "m"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "tymM")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
             return Err(FenError(format!(
@@ -374,20 +375,8 @@ impl Game for FrozenForest {
         })
     }
 
-    fn fen(&self) -> String {
-        let rows: Vec<Vec<Option<char>>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| self.cell_char(rank * SIZE + file))
-                    .collect()
-            })
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'y',
-            Player::P2 => 'm',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        rows_of(SIZE, SIZE, |file, rank| self.cell_char(rank * SIZE + file))
     }
 
     fn side_to_move(&self) -> Player {
@@ -452,43 +441,30 @@ impl Game for FrozenForest {
         square_name(cell % SIZE, cell / SIZE)
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
-    fn diagram(&self) -> String {
-        let rows: Vec<Vec<char>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| self.cell_char(rank * SIZE + file).unwrap_or('.'))
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
-    }
-
     fn count_moves(&self) -> u64 {
         u64::from(self.destinations().count_ones())
     }
 
-    fn playout_move(&self, moves: &[Move], random: u64) -> Move {
-        self.playout_choice(moves, random)
+    fn tiebreak_count(&self) -> u32 {
+        self.trees_eaten()
+    }
+}
+
+impl Strategy for FrozenForest {
+    type Eval = FrozenForestEval;
+    type Oracle = NoOracle;
+
+    const BENCH_DEPTH: u32 = 8;
+
+    fn oracle(_config: &Config) -> NoOracle {
+        NoOracle
     }
 
     /// Yuki is searched with MCTS (playout.rs says why); Mina with alpha-beta.
-    fn prefers_mcts(&self) -> bool {
-        self.side == Player::P1
-    }
-
-    fn query(&self, what: &str) -> Option<String> {
-        match what {
-            "trees" => Some(self.trees_eaten().to_string()),
-            _ => None,
+    fn method(&self) -> Method {
+        match self.side {
+            Player::P1 => Method::Mcts,
+            Player::P2 => Method::AlphaBeta,
         }
     }
 }
@@ -514,7 +490,6 @@ mod tests {
             five.fen(),
             "10/10/2ttttt3/2ttttt3/2ttttt3/2ttttt3/2ttttt3/10/10/10 y 0"
         );
-        assert_eq!(full.query("trees").as_deref(), Some("0"));
-        assert_eq!(full.query("nonsense"), None);
+        assert_eq!(full.tiebreak_count(), 0);
     }
 }

@@ -12,22 +12,13 @@ use std::sync::OnceLock;
 
 /// Board side length.
 pub const SIZE: usize = 10;
+
+pub use crate::game::grid::DIRECTIONS;
+
 /// Number of cells.
 pub const CELLS: usize = SIZE * SIZE;
 /// Every cell of the board.
 pub const ALL: u128 = (1u128 << CELLS) - 1;
-
-/// The 8 directions as (file step, rank step).
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// The bit of a cell.
 #[inline]
@@ -60,6 +51,8 @@ pub struct Tables {
 
 /// The tables, built on first use.
 pub fn tables() -> &'static Tables {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(build)
 }

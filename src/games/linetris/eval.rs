@@ -20,15 +20,38 @@
 //! lines only, with the bottom-row discount, because that is what won in games
 //! (`docs/experiments/linetris.md`).
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use super::{Linetris, Move};
 use crate::game::{Game, Player};
+use crate::search::Evaluator;
 
-/// Which evaluation to use, for matches (`examples/linetris_match.rs`): 0 is the one
-/// described above; 1 leaves out the threat analysis; 2 leaves out the bottom-row
-/// discount.
-pub static VARIANT: AtomicU32 = AtomicU32::new(0);
+/// The evaluation as a value: the default is the one described above; the switches
+/// leave a term out, for matches (`examples/linetris_match.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LinetrisEval {
+    /// The threat analysis (Connect Four only).
+    pub threats: bool,
+    /// The bottom-row discount (Linetris only).
+    pub bottom_discount: bool,
+}
+
+impl Default for LinetrisEval {
+    fn default() -> Self {
+        LinetrisEval {
+            threats: true,
+            bottom_discount: true,
+        }
+    }
+}
+
+impl Evaluator<Linetris> for LinetrisEval {
+    fn evaluate(&mut self, state: &Linetris) -> i32 {
+        evaluate_with(state, self)
+    }
+
+    fn order_hint(&mut self, state: &Linetris, mv: Move) -> i32 {
+        order_hint(state, mv)
+    }
+}
 
 /// The side to move wins next move.
 const WIN_NEXT: i32 = 5_000;
@@ -38,7 +61,13 @@ const LOST: i32 = -4_500;
 /// Weights of a line free of the opponent with 1, 2 and 3 of our pieces.
 const LINE_WEIGHTS: [i32; 4] = [0, 1, 5, 20];
 
+/// The default evaluation, from the side to move's point of view.
 pub fn evaluate(s: &Linetris) -> i32 {
+    evaluate_with(s, &LinetrisEval::default())
+}
+
+/// The evaluation with some terms left out, from the side to move's point of view.
+pub fn evaluate_with(s: &Linetris, terms: &LinetrisEval) -> i32 {
     let us = s.side_to_move();
     let them = us.other();
     let own = s.pieces(us);
@@ -57,9 +86,8 @@ pub fn evaluate(s: &Linetris) -> i32 {
     }
     // How much lines through the bottom row count, in quarters.
     let row_clear = s.rules().row_clear;
-    let variant = VARIANT.load(Ordering::Relaxed);
     let bottom_filled = (mask & geo.bottom).count_ones();
-    let bottom_quarters = if !row_clear || bottom_filled + 2 < geo.cols || variant == 2 {
+    let bottom_quarters = if !row_clear || bottom_filled + 2 < geo.cols || !terms.bottom_discount {
         4
     } else if bottom_filled + 2 == geo.cols {
         2
@@ -68,7 +96,7 @@ pub fn evaluate(s: &Linetris) -> i32 {
     };
     let mut score = lines(s, own, opp, bottom_quarters) - lines(s, opp, own, bottom_quarters);
     // Threat analysis pays in Connect Four only (see the module doc).
-    if !row_clear && variant != 1 {
+    if !row_clear && terms.threats {
         score += threats(s, us, own_threats, opp_threats, opp_now)
             - threats(s, them, opp_threats, own_threats, 0);
     }

@@ -18,16 +18,20 @@
 
 pub mod bits;
 pub mod eval;
+pub mod oracle;
 pub mod solver;
 
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
-
+use crate::game::notation::with_dots;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, Solution, Value,
-    format_fen_board, labelled_diagram, parse_fen_board,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, labelled_diagram,
+    parse_fen_board,
 };
+use crate::hash::{GOLDEN_GAMMA, mix};
+use crate::search::Strategy;
 use bits::Geometry;
+pub use eval::LinetrisEval;
+pub use oracle::LinetrisOracle;
 
 /// Smallest and largest number of rows and of columns.
 pub const MIN_SIZE: u32 = 4;
@@ -93,13 +97,6 @@ pub struct Linetris {
     side: Player,
     plies: u32,
     rules: Rules,
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64's finaliser: a bijection with good avalanche.
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 const OPTIONS: &[OptionSpec] = &[
@@ -216,107 +213,6 @@ impl Linetris {
             })
             .collect()
     }
-
-    /// The exact value of a Connect Four position (RowClear off) with the solver of
-    /// this thread, or `None` when the rules in force are not plain Connect Four up to
-    /// a full board, or when `stop` was raised. With `value_only`, no best move (and
-    /// no node count) is reported.
-    pub fn solve_connect_four(
-        &self,
-        stop: &std::sync::atomic::AtomicBool,
-        value_only: bool,
-    ) -> Option<Solution<Move>> {
-        if self.rules.row_clear {
-            return None;
-        }
-        let geo = &self.rules.geo;
-        let empties = (geo.board & !self.occupied()).count_ones();
-        if let Some(outcome) = self.outcome() {
-            let value = match outcome {
-                Outcome::Draw => Value::Draw(0),
-                Outcome::Win(p) if p == self.side => Value::Win(0),
-                Outcome::Win(_) => Value::Loss(0),
-            };
-            return Some(Solution {
-                value,
-                best: None,
-                nodes: 0,
-            });
-        }
-        // The ply limit must not be able to end the game before the board is full.
-        if self.plies + empties > self.rules.limit {
-            return None;
-        }
-        let own = self.pieces[self.side.index()];
-        let mask = self.occupied();
-        let (rows, cols) = (self.rows(), self.cols());
-        // Runs `$body` with the process's solver for the board (u64 when it fits). A
-        // probe (`value_only`) does not wait for a solver another thread is using.
-        macro_rules! with_solver {
-            ($rows:expr, $cols:expr, |$solver:ident, $own:ident, $mask:ident| $body:expr) => {
-                if solver::fits_u64($rows, $cols) {
-                    let mut slot = lock_solver(&SMALL, value_only)?;
-                    let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
-                    $solver.resize($rows, $cols);
-                    let ($own, $mask) = (own as u64, mask as u64);
-                    $body
-                } else {
-                    let mut slot = lock_solver(&LARGE, value_only)?;
-                    let $solver = slot.get_or_insert_with(|| solver::Solver::new($rows, $cols));
-                    $solver.resize($rows, $cols);
-                    let ($own, $mask) = (own, mask);
-                    $body
-                }
-            };
-        }
-        let solution = if value_only {
-            with_solver!(rows, cols, |solver, own, mask| solver
-                .solve_value(own, mask, stop)
-                .map(|value| (value, None, 0)))
-        } else {
-            with_solver!(rows, cols, |solver, own, mask| solver
-                .solve_with_move(own, mask, stop))
-        };
-        solution.map(|(value, best, nodes)| Solution {
-            value,
-            best: best.map(|col| Move(col as u8)),
-            nodes,
-        })
-    }
-}
-
-/// The Connect Four solvers of the process: their tables are large (42 MB for boards
-/// that fit 64 bits), so they are made once, on first use, and kept; the engine starts
-/// a thread per search, so they cannot live in thread-locals.
-static SMALL: Mutex<Option<solver::Solver<u64>>> = Mutex::new(None);
-static LARGE: Mutex<Option<solver::Solver<u128>>> = Mutex::new(None);
-
-/// Locks a solver; `None` when `try_only` and another thread holds it.
-fn lock_solver<T>(solver: &Mutex<T>, try_only: bool) -> Option<MutexGuard<'_, T>> {
-    if try_only {
-        match solver.try_lock() {
-            Ok(guard) => Some(guard),
-            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
-            Err(TryLockError::WouldBlock) => None,
-        }
-    } else {
-        Some(solver.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-}
-
-/// Clears the transposition tables of the Connect Four solvers (benchmarks measure
-/// each solve from a cleared table).
-pub fn clear_solver_tables() {
-    if let Some(mut guard) = lock_solver(&SMALL, false)
-        && let Some(solver) = guard.as_mut()
-    {
-        solver.clear();
-    }
-    if let Some(mut guard) = lock_solver(&LARGE, false)
-        && let Some(solver) = guard.as_mut()
-    {
-        solver.clear();
-    }
 }
 
 impl Game for Linetris {
@@ -324,6 +220,7 @@ impl Game for Linetris {
     type Config = Config;
 
     const NAME: &'static str = "linetris";
+    const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
 
     fn without_ply_limit(&self) -> Self {
         let mut unlimited = *self;
@@ -355,7 +252,7 @@ impl Game for Linetris {
     }
 
     fn from_fen(config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["x", "o"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let cells = parse_fen_board(board, "xo")?;
         let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
         for (what, n) in [("rows", rows), ("columns", cols)] {
@@ -410,16 +307,8 @@ impl Game for Linetris {
         Ok(state)
     }
 
-    fn fen(&self) -> String {
-        let side = match self.side {
-            Player::P1 => 'x',
-            Player::P2 => 'o',
-        };
-        format!(
-            "{} {side} {}",
-            format_fen_board(&self.rows_of_cells()),
-            self.plies
-        )
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        self.rows_of_cells()
     }
 
     fn side_to_move(&self) -> Player {
@@ -485,7 +374,7 @@ impl Game for Linetris {
             self.pieces[1] as u64,
             (self.pieces[1] >> 64) as u64,
         ] {
-            h = mix(h ^ word).wrapping_add(0x9e37_79b9_7f4a_7c15);
+            h = mix(h ^ word).wrapping_add(GOLDEN_GAMMA);
         }
         h
     }
@@ -515,24 +404,12 @@ impl Game for Linetris {
         (u32::from(mv.0) + 1).to_string()
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
     fn repetition_rule(&self) -> bool {
         self.rules.row_clear
     }
 
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
     fn diagram(&self) -> String {
-        let rows: Vec<Vec<char>> = self
-            .rows_of_cells()
-            .into_iter()
-            .map(|line| line.into_iter().map(|c| c.unwrap_or('.')).collect())
-            .collect();
+        let rows = with_dots(&self.board());
         // Columns are labelled by number: a move is the column number.
         let columns: Vec<String> = (1..=self.cols()).map(|col| col.to_string()).collect();
         labelled_diagram(&rows, &columns)
@@ -544,22 +421,14 @@ impl Game for Linetris {
         }
         u64::from((!self.occupied() & self.rules.geo.top).count_ones())
     }
+}
 
-    fn solve(&self, stop: &std::sync::atomic::AtomicBool) -> Option<Solution<Move>> {
-        self.solve_connect_four(stop, false)
-    }
+impl Strategy for Linetris {
+    type Eval = LinetrisEval;
+    type Oracle = LinetrisOracle;
 
-    /// Connect Four positions with few empty cells are solved outright (a few
-    /// microseconds each), so the search plays endgames perfectly.
-    fn probe(&self) -> Option<Value> {
-        if self.rules.row_clear
-            || (self.rules.geo.board & !self.occupied()).count_ones() > PROBE_EMPTIES
-        {
-            return None;
-        }
-        static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-        self.solve_connect_four(&NEVER, true)
-            .map(|solution| solution.value)
+    fn oracle(config: &Config) -> LinetrisOracle {
+        LinetrisOracle::new(config)
     }
 }
 

@@ -8,6 +8,21 @@
 
 use super::{Move, Neutreeko, SIZE, tables};
 use crate::game::{Game, Player};
+use crate::search::Evaluator;
+
+/// The evaluation as a value (it has no parameters).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct NeutreekoEval;
+
+impl Evaluator<Neutreeko> for NeutreekoEval {
+    fn evaluate(&mut self, state: &Neutreeko) -> i32 {
+        evaluate(state)
+    }
+
+    fn order_hint(&mut self, state: &Neutreeko, mv: Move) -> i32 {
+        order_hint(state, mv)
+    }
+}
 
 const THREAT: i32 = 120;
 const CHANCE: i32 = 25;

@@ -17,15 +17,23 @@
 //! so it is the same however the position was reached.
 
 mod eval;
+pub mod oracle;
 pub mod tablebase;
+
+use crate::search::Strategy;
+pub use eval::NeutreekoEval;
+pub use oracle::NeutreekoOracle;
 
 use std::sync::OnceLock;
 
+use crate::game::grid::DIRECTIONS;
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionSpec, Outcome, Player, RootProbe, Value, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionSpec, Outcome, Player, parse_fen_board, read_square,
+    square_name,
 };
+use crate::hash::mix;
 
 /// Board side length.
 pub const SIZE: usize = 5;
@@ -48,18 +56,6 @@ pub struct Neutreeko {
     plies: u32,
 }
 
-/// The 8 directions as (file step, rank step).
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
 /// Precomputed geometry: rays and the 48 lines of three adjacent squares.
 pub(crate) struct Tables {
     /// `rays[square][direction]`: the squares met walking from `square`, in order.
@@ -69,6 +65,8 @@ pub(crate) struct Tables {
 }
 
 pub(crate) fn tables() -> &'static Tables {
+    // Immutable once built: a pure function of nothing, computed on first use and
+    // shared by every engine and thread (no state that could differ between them).
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let rays = std::array::from_fn(|square| {
@@ -109,13 +107,6 @@ pub(crate) fn tables() -> &'static Tables {
 /// Whether three pieces stand adjacent in a line.
 pub fn is_three_in_a_row(pieces: u32) -> bool {
     tables().lines.iter().any(|&line| line & !pieces == 0)
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64's finaliser: a bijection with good avalanche.
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl Neutreeko {
@@ -161,7 +152,7 @@ impl Game for Neutreeko {
     type Config = ();
 
     const NAME: &'static str = "neutreeko";
-    const BENCH_DEPTH: u32 = 10;
+    const SIDE_LETTERS: [&'static str; 2] = ["b", "w"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[]
@@ -187,7 +178,7 @@ impl Game for Neutreeko {
     }
 
     fn from_fen(_config: &(), fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["b", "w"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "bw")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
             return Err(FenError(format!(
@@ -220,29 +211,17 @@ impl Game for Neutreeko {
         })
     }
 
-    fn fen(&self) -> String {
-        let rows: Vec<Vec<Option<char>>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| {
-                        let bit = 1 << (rank * SIZE + file);
-                        if self.pieces[0] & bit != 0 {
-                            Some('b')
-                        } else if self.pieces[1] & bit != 0 {
-                            Some('w')
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'b',
-            Player::P2 => 'w',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+    fn board(&self) -> Vec<Vec<Option<char>>> {
+        rows_of(SIZE, SIZE, |file, rank| {
+            let bit = 1 << (rank * SIZE + file);
+            if self.pieces[0] & bit != 0 {
+                Some('b')
+            } else if self.pieces[1] & bit != 0 {
+                Some('w')
+            } else {
+                None
+            }
+        })
     }
 
     fn side_to_move(&self) -> Player {
@@ -323,53 +302,8 @@ impl Game for Neutreeko {
         format!("{}{}", name(mv.from), name(mv.to))
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
     fn repetition_rule(&self) -> bool {
         true
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
-    fn diagram(&self) -> String {
-        let rows: Vec<Vec<char>> = (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| {
-                        let bit = 1 << (rank * SIZE + file);
-                        if self.pieces[0] & bit != 0 {
-                            'b'
-                        } else if self.pieces[1] & bit != 0 {
-                            'w'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
-    }
-
-    fn probe(&self) -> Option<Value> {
-        tablebase::ready()?.probe(self)
-    }
-
-    fn probe_root(&self, history: &[u64]) -> Option<RootProbe<Move>> {
-        tablebase::ready()?.choose(self, history)
-    }
-
-    fn prepare_tables() {
-        tablebase::request();
-    }
-
-    fn await_tables(stop: &std::sync::atomic::AtomicBool) {
-        tablebase::wait(stop);
     }
 
     fn count_moves(&self) -> u64 {
@@ -384,6 +318,21 @@ impl Game for Neutreeko {
             count += self.destinations(from).count() as u64;
         }
         count
+    }
+}
+
+impl Strategy for Neutreeko {
+    type Eval = NeutreekoEval;
+    type Oracle = NeutreekoOracle;
+
+    const BENCH_DEPTH: u32 = 10;
+
+    fn oracle(_config: &()) -> NeutreekoOracle {
+        NeutreekoOracle::new()
+    }
+
+    fn engine_options() -> &'static [OptionSpec] {
+        NeutreekoOracle::OPTIONS
     }
 }
 

@@ -16,6 +16,7 @@
 
 use super::{Geometry, Move, Talpa};
 use crate::game::{Game, Player};
+use crate::search::Evaluator;
 
 /// Weights of the evaluation terms (tunable; compared by playing games).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -123,6 +124,26 @@ pub fn safe_removals(position: &Talpa, player: Player) -> (u32, bool) {
         }
     }
     (safe, wins)
+}
+
+/// The evaluation as a value: its weights.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TalpaEval(pub EvalParams);
+
+impl Default for TalpaEval {
+    fn default() -> Self {
+        TalpaEval(EvalParams::DEFAULT)
+    }
+}
+
+impl Evaluator<Talpa> for TalpaEval {
+    fn evaluate(&mut self, state: &Talpa) -> i32 {
+        evaluate_with(state, &self.0)
+    }
+
+    fn order_hint(&mut self, state: &Talpa, mv: Move) -> i32 {
+        order_hint(state, mv)
+    }
 }
 
 /// Evaluation from the side to move's point of view, with the default weights.

@@ -27,13 +27,19 @@
 
 mod eval;
 
+use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, format_fen_board,
-    parse_fen_board, plain_diagram, read_square, square_name,
+    FenError, Game, MoveError, OptionKind, OptionSpec, Outcome, Player, parse_fen_board,
+    read_square, square_name,
 };
+use crate::hash::SplitMix64;
 
-pub use eval::{EvalParams, UNREACHABLE, evaluate_with, safe_removals, separation};
+use crate::search::{NoOracle, Strategy};
+pub use eval::{
+    EvalParams, TalpaEval, UNREACHABLE, evaluate, evaluate_with, order_hint, safe_removals,
+    separation,
+};
 
 /// Smallest board side.
 pub const MIN_SIZE: usize = 4;
@@ -196,29 +202,21 @@ struct Keys {
     blue_to_move: u64,
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 const KEYS: Keys = {
-    let mut seed = 0x7a1f_a000_0000_0001u64;
+    let mut keys = SplitMix64::new(0x7a1f_a000_0000_0001);
     let mut pieces = [[0u64; 128]; 2];
     let mut colour = 0;
     while colour < 2 {
         let mut square = 0;
         while square < 128 {
-            pieces[colour][square] = splitmix(&mut seed);
+            pieces[colour][square] = keys.next_u64();
             square += 1;
         }
         colour += 1;
     }
     Keys {
         pieces,
-        blue_to_move: splitmix(&mut seed),
+        blue_to_move: keys.next_u64(),
     }
 };
 
@@ -378,6 +376,7 @@ impl Game for Talpa {
     type Config = Config;
 
     const NAME: &'static str = "talpa";
+    const SIDE_LETTERS: [&'static str; 2] = ["r", "b"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[OptionSpec {
@@ -420,7 +419,7 @@ impl Game for Talpa {
     }
 
     fn from_fen(_config: &Config, fen: &str) -> Result<Self, FenError> {
-        let (board, side, plies) = split_fen(fen, ["r", "b"])?;
+        let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "rb")?;
         let (height, width) = (rows.len(), rows[0].len());
         if height != width {
@@ -449,17 +448,9 @@ impl Game for Talpa {
         Ok(Talpa::from_parts(size, pieces[0], pieces[1], side, plies))
     }
 
-    fn fen(&self) -> String {
+    fn board(&self) -> Vec<Vec<Option<char>>> {
         let size = self.size();
-        let rows: Vec<Vec<Option<char>>> = (0..size)
-            .rev()
-            .map(|rank| (0..size).map(|file| self.cell(rank, file)).collect())
-            .collect();
-        let side = match self.side {
-            Player::P1 => 'r',
-            Player::P2 => 'b',
-        };
-        format!("{} {side} {}", format_fen_board(&rows), self.plies)
+        rows_of(size, size, |file, rank| self.cell(rank, file))
     }
 
     fn side_to_move(&self) -> Player {
@@ -560,27 +551,6 @@ impl Game for Talpa {
         }
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv)
-    }
-
-    fn diagram(&self) -> String {
-        let size = self.size();
-        let rows: Vec<Vec<char>> = (0..size)
-            .rev()
-            .map(|rank| {
-                (0..size)
-                    .map(|file| self.cell(rank, file).unwrap_or('.'))
-                    .collect()
-            })
-            .collect();
-        plain_diagram(&rows)
-    }
-
     fn count_moves(&self) -> u64 {
         if self.result.is_some() {
             return 0;
@@ -589,6 +559,15 @@ impl Game for Talpa {
             0 => u64::from(self.pieces[self.side.index()].count_ones()),
             n => u64::from(n),
         }
+    }
+}
+
+impl Strategy for Talpa {
+    type Eval = TalpaEval;
+    type Oracle = NoOracle;
+
+    fn oracle(_config: &Config) -> NoOracle {
+        NoOracle
     }
 }
 

@@ -1,0 +1,39 @@
+//! The evaluation side of a game: static scores, move-ordering hints and the
+//! Monte-Carlo playout policy.
+//!
+//! An [`Evaluator`] is a plain value owned by a searcher, so variants (other weights,
+//! terms switched off) are other values of the same type or other types, played
+//! against each other with no global switch. It takes `&mut self` so that it may keep
+//! a cache of its own (per-position data for move ordering); a searcher on
+//! another thread clones its own.
+
+use crate::game::Game;
+
+/// How a searcher judges positions and moves of game `G` it cannot search to the end.
+pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
+    /// Static evaluation from the side to move's point of view, in centi-units roughly
+    /// like centipawns; must stay well inside ±20_000 (mate scores live above).
+    fn evaluate(&mut self, state: &G) -> i32;
+
+    /// A cheap hint for move ordering, larger first (threats, captures, centre).
+    fn order_hint(&mut self, _state: &G, _mv: G::Move) -> i32 {
+        0
+    }
+
+    /// The move a Monte-Carlo playout plays in `state`, chosen from `moves` (its legal
+    /// moves, never empty) with the help of `random`. Uniform by default.
+    fn playout_move(&mut self, _state: &G, moves: &[G::Move], random: u64) -> G::Move {
+        moves[(random % moves.len() as u64) as usize]
+    }
+}
+
+/// An evaluation that knows nothing: every position 0, no ordering, uniform playouts.
+/// For tests of the searchers and as the floor variants are measured against.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Blind;
+
+impl<G: Game> Evaluator<G> for Blind {
+    fn evaluate(&mut self, _state: &G) -> i32 {
+        0
+    }
+}

@@ -1,0 +1,86 @@
+//! Exact knowledge of a game, beside the search: solvers and tables.
+//!
+//! An [`Oracle`] is a value the engine owns (one per engine object, shared with its
+//! search threads): a game's exact solver for `go solve`, its tablebase probe inside
+//! the search, its choice of the root move from a table, and the preparation of those
+//! tables before `readyok`. A game without any uses [`NoOracle`]. Nothing here is a
+//! global: two engines in one process (a test, an A/B match) have their own tables.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::game::{Game, Value};
+
+/// What an exact solver found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solution<M> {
+    pub value: Value,
+    /// A move that keeps the value (none when the game is over).
+    pub best: Option<M>,
+    /// Positions visited to prove it.
+    pub nodes: u64,
+}
+
+/// A root move chosen from a table (see [`Oracle::probe_root`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RootProbe<M> {
+    pub best: M,
+    /// The value of the position when `best` is played, repetition included.
+    pub value: Value,
+    /// `best` and the best play that follows.
+    pub pv: Vec<M>,
+    /// Positions probed.
+    pub nodes: u64,
+    /// A remark for an `info string` line (`tablebase draw`).
+    pub note: Option<String>,
+}
+
+/// A game's exact knowledge. Every method has a "knows nothing" default.
+///
+/// Shared between the session and search threads, so it takes `&self`; an oracle
+/// with state of its own (a table being built, a solver's cache) guards it inside.
+pub trait Oracle<G: Game>: Send + Sync + 'static {
+    /// Sets one of the engine options the game declares
+    /// ([`super::Strategy::engine_options`]), by its index there; the value is
+    /// already checked against the option's kind.
+    fn set_option(&self, _index: usize, _value: i64) {}
+
+    /// Starts the heavy preparation (building a table) in the background, if there is
+    /// any and it is not under way or done. The engine calls it when the game is
+    /// chosen, on `isready` and on `go`, never earlier (UGI: no heavy work before the
+    /// first `isready`). Searches that were never prepared simply find no table.
+    fn prepare(&self) {}
+
+    /// Starts the preparation if need be and waits until it is done (or off, or
+    /// failed), or until `stop` is set. `isready` answers only then, and a search with
+    /// fixed depth or node limits waits too, so that its result does not depend on how
+    /// far a background build has got.
+    fn wait(&self, _stop: &AtomicBool) {}
+
+    /// An exact solver for `go solve`, or `None` to let the generic search prove the
+    /// value. It must return promptly with `None` once `stop` is set. The repetition
+    /// rule is the solver's business: under that rule it returns `None` where it cannot
+    /// honour it.
+    fn solve(&self, _state: &G, _stop: &AtomicBool) -> Option<Solution<G::Move>> {
+        None
+    }
+
+    /// The exact value of a position when a table (or a fast solver) knows it; the
+    /// search trusts it in place of searching. Repetition is ignored.
+    fn probe(&self, _state: &G) -> Option<Value> {
+        None
+    }
+
+    /// The move to play from a table, with the repetition rule and the game's own
+    /// preferences among equal values (fastest win, slowest loss, traps in a draw), or
+    /// `None` to let the search pick. `history` holds the hashes of the game's
+    /// positions, this one last.
+    fn probe_root(&self, _state: &G, _history: &[u64]) -> Option<RootProbe<G::Move>> {
+        None
+    }
+}
+
+/// The oracle of a game with no exact knowledge beyond its rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoOracle;
+
+impl<G: Game> Oracle<G> for NoOracle {}

@@ -1,0 +1,225 @@
+//! The search of one `go`: which searcher, or which table, answers a position.
+//!
+//! In order: a proof (`go solve`) asks the game's exact solver first; at full strength
+//! a table that knows the root answers it (the oracle's own root choice, else a probe of
+//! every move); a position the game prefers to play by Monte-Carlo tree search, with no
+//! depth, proof or level asking for alpha-beta's terms, goes to MCTS; everything else to
+//! alpha-beta. The policy also owns the watchdog of the hard time limit, so every
+//! searcher stops on the same flag.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::alphabeta::AlphaBeta;
+use super::eval::Evaluator;
+use super::mcts::Mcts;
+use super::oracle::Oracle;
+use super::strategy::{Method, Strategy};
+use super::time::Watchdog;
+use super::{Info, MATE, MAX_PLY, Score, SearchLimits, SearchResult, value_to_score};
+use crate::game::Outcome;
+
+/// The searchers of one game and the oracle they trust. It keeps the transposition
+/// table between searches.
+pub struct Policy<G: Strategy, E: Evaluator<G> = <G as Strategy>::Eval> {
+    alphabeta: AlphaBeta<G, E, G::Oracle>,
+    mcts: Mcts<G, E>,
+    oracle: Arc<G::Oracle>,
+    hash_mib: usize,
+}
+
+impl<G: Strategy> Policy<G> {
+    /// The game's own evaluation and a fresh oracle for `config` (never prepared: no
+    /// table is built unless [`Oracle::prepare`] is called).
+    pub fn standard(hash_mib: usize, config: &G::Config) -> Self {
+        Policy::new(hash_mib, G::Eval::default(), Arc::new(G::oracle(config)))
+    }
+}
+
+impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
+    /// Searchers judging by `eval` and trusting `oracle`, with a transposition table of
+    /// `hash_mib` MiB (allocated on the first search or by [`Policy::prepare`]).
+    pub fn new(hash_mib: usize, eval: E, oracle: Arc<G::Oracle>) -> Self {
+        Policy {
+            alphabeta: AlphaBeta::new(hash_mib, eval.clone(), Arc::clone(&oracle)),
+            mcts: Mcts::new(0x9e37_79b9_7f4a_7c15, eval),
+            oracle,
+            hash_mib,
+        }
+    }
+
+    pub fn oracle(&self) -> &Arc<G::Oracle> {
+        &self.oracle
+    }
+
+    /// Changes the table size (its contents are lost).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib;
+        self.alphabeta.set_hash(mib);
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.alphabeta.clear();
+    }
+
+    /// Makes the random choices of levels below full strength repeatable.
+    pub fn seed_level(&mut self, seed: u64) {
+        self.alphabeta.seed_level(seed);
+    }
+
+    /// Allocates the transposition table now rather than on the first search.
+    pub fn prepare(&mut self) {
+        self.alphabeta.prepare();
+    }
+
+    /// Searches `root` whose game so far had the position hashes `history` (the root's
+    /// own hash last), reporting progress to `report`.
+    pub fn search(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let started = limits.started.unwrap_or_else(Instant::now);
+        let limits = SearchLimits {
+            started: Some(started),
+            ..limits
+        };
+        let time_up = Arc::new(AtomicBool::new(false));
+        let _watchdog = limits
+            .budget
+            .hard
+            .and_then(|hard| Watchdog::start(started + hard, Arc::clone(&time_up)));
+
+        if root.outcome().is_none() {
+            if limits.solve
+                && let Some(result) = self.solve(root, &stop, started, report)
+            {
+                return result;
+            }
+            if limits.level.is_full()
+                && let Some(result) = self.probe_root(root, history, started, report)
+            {
+                return result;
+            }
+            let mcts = root.method() == Method::Mcts
+                && !limits.solve
+                && limits.depth.is_none()
+                && limits.level.is_full();
+            if mcts {
+                self.mcts.set_memory(self.hash_mib);
+                // Seeded by the position: the same `go nodes N` gives the same move.
+                self.mcts.seed(root.hash());
+                return self.mcts.search(root, limits, stop, &time_up, report);
+            }
+        }
+        self.alphabeta
+            .search(root, history, limits, stop, time_up, report)
+    }
+
+    /// The game's exact solver, when it has one for this position.
+    fn solve(
+        &mut self,
+        root: &G,
+        stop: &AtomicBool,
+        started: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        let solution = self.oracle.solve(root, stop)?;
+        let mut result = SearchResult::fallback(solution.best);
+        result.proven = Some(solution.value);
+        result.nodes = solution.nodes;
+        result.score = Score::from_internal(value_to_score(solution.value, 0));
+        result.pv = result.best.into_iter().collect();
+        result.depth = solution.value.plies();
+        report(&self.info(&result, started));
+        Some(result)
+    }
+
+    /// The root decided by a table: the oracle's own choice (with the repetition rule
+    /// and its preferences), else the best of every move's probed value.
+    fn probe_root(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        started: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        let mut path = history.to_vec();
+        if path.last() != Some(&root.hash()) {
+            path.push(root.hash());
+        }
+        let result = match self.oracle.probe_root(root, &path) {
+            Some(choice) => SearchResult {
+                best: Some(choice.best),
+                score: Score::from_internal(value_to_score(choice.value, 0)),
+                pv: choice.pv,
+                proven: Some(choice.value),
+                nodes: choice.nodes,
+                depth: 1,
+                note: choice.note,
+            },
+            None => self.probe_every_move(root, &path)?,
+        };
+        report(&self.info(&result, started));
+        Some(result)
+    }
+
+    fn probe_every_move(&self, root: &G, path: &[u64]) -> Option<SearchResult<G::Move>> {
+        let value = self.oracle.probe(root)?;
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        let mut nodes = 0;
+        let mut best: Option<(i32, G::Move)> = None;
+        for mv in moves {
+            let mut child = root.clone();
+            child.play(mv);
+            nodes += 1;
+            let score = match child.outcome() {
+                Some(Outcome::Draw) => 0,
+                Some(Outcome::Win(p)) if p == root.side_to_move() => MATE - 1,
+                Some(Outcome::Win(_)) => -(MATE - 1),
+                None => {
+                    let inner = value_to_score(self.oracle.probe(&child)?, 1);
+                    if child.side_to_move() == root.side_to_move() {
+                        inner
+                    } else {
+                        -inner
+                    }
+                }
+            };
+            // Repeating a position is never better than the draw it may become.
+            let repeats = root.repetition_rule() && path.contains(&child.hash());
+            let score = if repeats { score.min(0) } else { score };
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, mv));
+            }
+        }
+        let (score, mv) = best?;
+        Some(SearchResult {
+            best: Some(mv),
+            score: Score::from_internal(score),
+            pv: vec![mv],
+            proven: Some(value),
+            nodes,
+            depth: 1,
+            note: None,
+        })
+    }
+
+    fn info(&self, result: &SearchResult<G::Move>, started: Instant) -> Info<G::Move> {
+        Info {
+            depth: result.depth,
+            seldepth: result.depth.clamp(1, MAX_PLY as u32),
+            score: result.score,
+            nodes: result.nodes,
+            time: started.elapsed(),
+            hashfull: self.alphabeta.hashfull(),
+            pv: result.pv.clone(),
+        }
+    }
+}

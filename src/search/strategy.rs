@@ -1,0 +1,47 @@
+//! How the engine plays a game, beside its rules: the evaluation, the exact knowledge,
+//! which searcher suits a position, and the game's extra engine options.
+//!
+//! [`crate::game::Game`] is the rulebook; [`Strategy`] is the engine's playbook for
+//! it. Each game implements both in its own module; the generic layers (search,
+//! session, bench) ask `Strategy` and never name a game.
+
+use super::eval::Evaluator;
+use super::oracle::Oracle;
+use crate::game::{Game, OptionSpec};
+
+/// Which searcher plays a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Method {
+    /// Iterative-deepening alpha-beta ([`super::alphabeta`]).
+    AlphaBeta,
+    /// Monte-Carlo tree search ([`super::mcts`]), where it was measured to play better.
+    Mcts,
+}
+
+/// The engine's side of a game.
+pub trait Strategy: Game {
+    /// The evaluation the engine plays with.
+    type Eval: Evaluator<Self> + Default;
+    /// The game's exact knowledge (solvers, tables), or [`super::NoOracle`].
+    type Oracle: Oracle<Self>;
+
+    /// The search depth `bench` uses for this game's positions.
+    const BENCH_DEPTH: u32 = 6;
+
+    /// The oracle of an engine playing under `config`. Cheap: heavy preparation
+    /// waits for [`Oracle::prepare`].
+    fn oracle(config: &Self::Config) -> Self::Oracle;
+
+    /// Engine options of this game beyond the session's own (Hash, Level, …) and the
+    /// rules' ([`Game::option_specs`]): they tune the engine, not the game, so changing
+    /// one keeps the position. Passed to the oracle by index.
+    fn engine_options() -> &'static [OptionSpec] {
+        &[]
+    }
+
+    /// The searcher for this position when nothing else decides (a fixed depth, a
+    /// proof or a weakened level always use alpha-beta).
+    fn method(&self) -> Method {
+        Method::AlphaBeta
+    }
+}
