@@ -16,9 +16,11 @@
 
 pub mod arena;
 pub mod bench;
+pub mod cli;
 pub mod game;
 pub mod games;
 pub mod hash;
+pub mod options;
 pub mod perft;
 pub mod play;
 pub mod protocol;

@@ -3,14 +3,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabuleiro::game::{Game, default_config};
+use tabuleiro::game::default_config;
 use tabuleiro::games::{self, GameVisitor};
+use tabuleiro::search::{Evaluator, Strategy};
 
 struct ReadFen<'a>(&'a str);
 
 impl GameVisitor for ReadFen<'_> {
     type Output = ();
-    fn visit<G: Game>(self) {
+    fn visit<G: Strategy>(self) {
         let config = default_config::<G>();
         if let Ok(state) = G::from_fen(&config, self.0) {
             let fen = state.fen();
@@ -22,7 +23,7 @@ impl GameVisitor for ReadFen<'_> {
             assert_eq!(moves.len() as u64, state.count_moves());
             let _ = state.outcome();
             if state.outcome().is_none() {
-                let _ = state.evaluate();
+                let _ = G::Eval::default().evaluate(&state);
             }
         }
     }

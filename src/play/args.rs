@@ -1,0 +1,268 @@
+//! The command line of `tabuleiro play` ([`PlayFlags`], read by clap): who plays each
+//! side, the engine's level and time, the game and its options, how the board is
+//! drawn; resolved into [`PlayArgs`].
+
+use clap::{Args, ValueEnum};
+
+use crate::cli;
+use crate::games;
+use crate::search::Level;
+
+/// Who plays a side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub enum Kind {
+    #[value(alias = "h")]
+    Human,
+    #[value(aliases = ["e", "computer", "cpu"])]
+    Engine,
+}
+
+/// The `play` command line, resolved.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PlayArgs {
+    pub game: String,
+    /// `--option Name=Value`, in the order given.
+    pub options: Vec<(String, String)>,
+    pub players: [Kind; 2],
+    pub level: Level,
+    pub movetime_ms: u64,
+    /// Seeds the engine's random choices below level 10 (repeatable games).
+    pub seed: Option<u64>,
+    /// `--ascii` / `--unicode`; `None`: Unicode when the locale says UTF-8.
+    pub unicode: Option<bool>,
+    /// `--color always|never`; `None`: colour when stdout is a terminal and
+    /// `NO_COLOR` is unset.
+    pub colour: Option<bool>,
+}
+
+/// The engine's time per move unless `--movetime` says otherwise, ms.
+pub const DEFAULT_MOVETIME_MS: u64 = 1_000;
+const MAX_MOVETIME_MS: u64 = 3_600_000;
+
+/// When to colour the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub enum ColourWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The flags of `tabuleiro play`, as clap reads them.
+#[derive(Args, Clone, Debug)]
+#[command(
+    about = "Play in the terminal: against the engine, a friend, or watch the engine",
+    before_help = "Play a game in the terminal. By default you are p1 against the engine.",
+    help_template = cli::SUBCOMMAND_HELP,
+    override_usage = "tabuleiro play [--game NAME] [--option Name=Value ...]
+                      [--p1 human|engine] [--p2 human|engine]
+                      [--level N] [--movetime MS] [--seed N]
+                      [--ascii | --unicode] [--color auto|always|never]",
+    after_help = "\
+At the prompt: a move in the protocol notation, or moves, hint, undo, board, fen,
+new, help, quit. Ctrl-D also quits.",
+    args_override_self = true
+)]
+pub struct PlayFlags {
+    #[arg(long, value_name = "NAME", value_parser = cli::game_name, help = cli::game_help("play"))]
+    pub game: Option<&'static str>,
+    #[arg(
+        long = "option",
+        value_name = "Name=Value",
+        value_parser = cli::option_pair,
+        help = "A game option, e.g. --option Rows=5 (see 'tabuleiro'\nUGI options); repeat for more"
+    )]
+    pub options: Vec<(String, String)>,
+    #[arg(
+        long,
+        value_name = "WHO",
+        value_enum,
+        ignore_case = true,
+        default_value_t = Kind::Human,
+        hide_default_value = true,
+        hide_possible_values = true,
+        help = "Who plays p1: human (the default) or engine"
+    )]
+    pub p1: Kind,
+    #[arg(
+        long,
+        value_name = "WHO",
+        value_enum,
+        ignore_case = true,
+        default_value_t = Kind::Engine,
+        hide_default_value = true,
+        hide_possible_values = true,
+        help = "Who plays p2: human or engine (the default)"
+    )]
+    pub p2: Kind,
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = level,
+        default_value = "10",
+        hide_default_value = true,
+        help = "The engine's strength, 1 (random) to 10 (full, the\ndefault)"
+    )]
+    pub level: Level,
+    #[arg(
+        long,
+        value_name = "MS",
+        value_parser = movetime,
+        default_value_t = DEFAULT_MOVETIME_MS,
+        hide_default_value = true,
+        help = movetime_help()
+    )]
+    pub movetime: u64,
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = cli::whole::<u64>,
+        help = "Repeatable engine choices below level 10"
+    )]
+    pub seed: Option<u64>,
+    #[arg(
+        long,
+        overrides_with = "unicode",
+        help = "Draw pieces as their FEN letters"
+    )]
+    pub ascii: bool,
+    #[arg(
+        long,
+        overrides_with = "ascii",
+        help = "Draw pieces as Unicode glyphs (default when LC_ALL,\nLC_CTYPE or LANG says UTF-8)"
+    )]
+    pub unicode: bool,
+    #[arg(
+        long,
+        alias = "colour",
+        value_name = "WHEN",
+        value_enum,
+        default_value_t = ColourWhen::Auto,
+        hide_default_value = true,
+        hide_possible_values = true,
+        overrides_with = "no_color",
+        help = "ANSI colour: auto (the default: stdout is a terminal\n\
+                and NO_COLOR is unset), always, never; --colour too"
+    )]
+    pub color: ColourWhen,
+    #[arg(
+        long,
+        alias = "no-colour",
+        overrides_with = "color",
+        help = "Same as --color never; --no-colour too"
+    )]
+    pub no_color: bool,
+}
+
+fn movetime_help() -> String {
+    format!("The engine's time per move (default {DEFAULT_MOVETIME_MS}; also what\n'hint' thinks)")
+}
+
+fn movetime(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+        .ok_or_else(|| format!("movetime '{text}' is not 1..{MAX_MOVETIME_MS} ms"))
+}
+
+fn level(text: &str) -> Result<Level, String> {
+    text.parse::<u8>()
+        .ok()
+        .and_then(Level::new)
+        .ok_or_else(|| format!("the levels are {}..{}", Level::MIN, Level::MAX))
+}
+
+impl PlayFlags {
+    /// The resolved arguments; `game` is the game chosen before `play`, if any.
+    pub fn resolve(self, game: Option<&str>) -> PlayArgs {
+        PlayArgs {
+            game: self.game.or(game).unwrap_or(games::DEFAULT).to_string(),
+            options: self.options,
+            players: [self.p1, self.p2],
+            level: self.level,
+            movetime_ms: self.movetime,
+            seed: self.seed,
+            unicode: match (self.ascii, self.unicode) {
+                (true, _) => Some(false),
+                (_, true) => Some(true),
+                _ => None,
+            },
+            colour: match (self.no_color, self.color) {
+                (true, _) | (_, ColourWhen::Never) => Some(false),
+                (_, ColourWhen::Always) => Some(true),
+                (_, ColourWhen::Auto) => None,
+            },
+        }
+    }
+}
+
+/// Reads the arguments after `play`; `game` is the game chosen before them.
+pub fn parse_args(args: &[String], game: &str) -> Result<PlayArgs, String> {
+    cli::parse_flags::<PlayFlags>("play", args).map(|flags| flags.resolve(Some(game)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<PlayArgs, String> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse_args(&args, "neutreeko")
+    }
+
+    #[test]
+    fn arguments() {
+        let play = parse(&[
+            "--p1", "engine", "--p2", "human", "--level", "3", "--option", "Rows = 5",
+        ])
+        .unwrap();
+        assert_eq!(play.players, [Kind::Engine, Kind::Human]);
+        assert_eq!(play.level, Level::new(3).unwrap());
+        assert_eq!(play.options, vec![("Rows".to_string(), "5".to_string())]);
+        assert_eq!(play.movetime_ms, DEFAULT_MOVETIME_MS);
+        assert!(parse(&["--movetime", "0"]).is_err());
+        assert!(parse(&["--level"]).is_err());
+    }
+
+    #[test]
+    fn defaults_aliases_and_last_flag_wins() {
+        let play = parse(&[]).unwrap();
+        assert_eq!(play.game, "neutreeko");
+        assert_eq!(play.players, [Kind::Human, Kind::Engine]);
+        assert_eq!(play.level, Level::FULL);
+        assert_eq!((play.unicode, play.colour, play.seed), (None, None, None));
+        let play = parse(&[
+            "--game",
+            "Talpa",
+            "--p1",
+            "CPU",
+            "--p2",
+            "h",
+            "--ascii",
+            "--unicode",
+            "--colour",
+            "always",
+            "--level",
+            "2",
+            "--level",
+            "4",
+        ])
+        .unwrap();
+        assert_eq!(play.game, "talpa");
+        assert_eq!(play.players, [Kind::Engine, Kind::Human]);
+        assert_eq!(play.level, Level::new(4).unwrap());
+        assert_eq!((play.unicode, play.colour), (Some(true), Some(true)));
+        let play = parse(&["--color", "always", "--no-color"]).unwrap();
+        assert_eq!(play.colour, Some(false));
+        for bad in [
+            &["--level", "11"][..],
+            &["--p1", "robot"],
+            &["--game", "chess"],
+            &["--option", "novalue"],
+            &["--color", "sometimes"],
+            &["--frobnicate"],
+            &["help"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

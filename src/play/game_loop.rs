@@ -1,0 +1,247 @@
+//! One game in the terminal ([`Play`]): its state, the loop that alternates the sides,
+//! and what it prints (the introduction, the board with its status line, the result).
+
+use std::io::Write;
+use std::time::Duration;
+
+use super::Io;
+use super::args::{Kind, PlayArgs};
+use super::board::{self, Style};
+use super::look::{self, Look};
+use crate::game::{Outcome, Player, Record};
+use crate::search::{Level, Oracle, Policy, Strategy};
+
+/// Transposition table of the play engine, MiB.
+const HASH_MIB: usize = 32;
+
+/// Who made a move of the record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Made {
+    pub(super) by: Kind,
+}
+
+/// What a human's turn led to.
+pub(super) enum Turn {
+    /// The position changed (a move, an undo, a new game): draw it.
+    Changed,
+    Quit,
+}
+
+/// One game in the terminal.
+pub(super) struct Play<G: Strategy> {
+    pub(super) start: G,
+    pub(super) record: Record<G>,
+    pub(super) made: Vec<Made>,
+    pub(super) players: [Kind; 2],
+    pub(super) level: Level,
+    pub(super) movetime: Duration,
+    pub(super) searcher: Policy<G>,
+    pub(super) look: Look,
+    pub(super) style: Style,
+    pub(super) io: Io,
+    /// The text of the last move (for highlighting), if any.
+    pub(super) last_move: Option<(Player, String)>,
+}
+
+pub(super) fn index(player: Player) -> usize {
+    player.index()
+}
+
+impl<G: Strategy> Play<G> {
+    pub(super) fn new(config: G::Config, args: PlayArgs, style: Style, io: Io) -> Self {
+        let start = G::start(&config);
+        let mut searcher = Policy::standard(HASH_MIB, &config);
+        if let Some(seed) = args.seed {
+            searcher.seed_level(seed);
+        }
+        Play {
+            record: Record::new(start.clone()),
+            start,
+            made: Vec::new(),
+            players: args.players,
+            level: args.level,
+            movetime: Duration::from_millis(args.movetime_ms),
+            searcher,
+            look: look::look(G::NAME),
+            style,
+            io,
+            last_move: None,
+        }
+    }
+
+    pub(super) fn say(&mut self, text: &str) {
+        let _ = writeln!(self.io.out, "{text}");
+        let _ = self.io.out.flush();
+    }
+
+    fn humans(&self) -> usize {
+        self.players.iter().filter(|&&k| k == Kind::Human).count()
+    }
+
+    /// `black (p1, you)`, `white (p2, engine)`.
+    fn who(&self, player: Player) -> String {
+        let i = index(player);
+        let role = match (self.players[i], self.humans()) {
+            (Kind::Human, 1) => "you".to_string(),
+            (Kind::Human, _) => "human".to_string(),
+            (Kind::Engine, _) if self.level.is_full() => "engine".to_string(),
+            (Kind::Engine, _) => format!("engine level {}", self.level.get()),
+        };
+        let side = self.look.sides[i];
+        let number = format!("p{}", i + 1);
+        if side == number {
+            format!("{number}, {role}")
+        } else {
+            format!("{side} ({number}, {role})")
+        }
+    }
+
+    /// The glyph of a side's own piece, with a space, or nothing.
+    pub(super) fn side_glyph(&self, player: Player) -> String {
+        self.look.side_letters[index(player)]
+            .map(|letter| format!("{} ", self.style.glyph(&self.look, letter)))
+            .unwrap_or_default()
+    }
+
+    pub(super) fn run(mut self) {
+        // Built-in tables (the Neutreeko tablebase) build in the background while the
+        // board is drawn and the human thinks; `search` waits for them.
+        self.searcher.oracle().prepare();
+        self.intro();
+        loop {
+            self.draw();
+            if let Some(outcome) = self.record.outcome() {
+                self.announce(outcome);
+                if self.humans() == 0 {
+                    return;
+                }
+                self.say("Type 'undo' to take moves back, 'new' for another game, or 'quit'.");
+            } else {
+                let side = self.record.state().side_to_move();
+                if self.players[index(side)] == Kind::Engine {
+                    self.engine_move();
+                    continue;
+                }
+            }
+            match self.human_turn() {
+                Turn::Changed => {}
+                Turn::Quit => return,
+            }
+        }
+    }
+
+    fn intro(&mut self) {
+        let title = format!(
+            "tabuleiro play: {} — {} vs {}",
+            G::NAME,
+            self.who(Player::P1),
+            self.who(Player::P2)
+        );
+        let title = self.style.bold(&title);
+        self.say(&title);
+        if self.players.contains(&Kind::Engine) {
+            let line = format!("The engine thinks {} ms a move.", self.movetime.as_millis());
+            self.say(&line);
+        }
+        if !self.look.rules.is_empty() {
+            let rules = self.look.rules;
+            self.say(rules);
+        }
+        let legend = self.legend();
+        if !legend.is_empty() {
+            self.say(&legend);
+        }
+        if self.humans() > 0 {
+            self.say("Type a move, or 'help' for the commands ('moves' lists the legal moves).");
+        }
+    }
+
+    /// `● black   ○ white   ◆ worker`.
+    pub(super) fn legend(&self) -> String {
+        self.look
+            .pieces
+            .iter()
+            .map(|piece| {
+                format!(
+                    "{} {}",
+                    self.style.glyph(&self.look, piece.letter),
+                    piece.name
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("   ")
+    }
+
+    /// The board, then a status line: whose move it is and the last move.
+    fn draw(&mut self) {
+        let state = self.record.state();
+        let fen = state.fen();
+        let text = match board::cells_of_fen(&fen) {
+            Some(cells) => {
+                let marked = self
+                    .last_move
+                    .as_ref()
+                    .map(|(_, text)| board::move_cells(&cells, text))
+                    .unwrap_or_default();
+                board::render(&self.look, &cells, &marked, self.style)
+            }
+            // Not a board this reader understands: the game's own diagram.
+            None => state.diagram(),
+        };
+        let mut status = Vec::new();
+        if self.record.outcome().is_none() {
+            let side = state.side_to_move();
+            let arrow = if self.style.unicode { "▶" } else { ">>" };
+            // Bold around the glyph, whose own colour codes end the bold.
+            let to_move = format!(
+                "{} {}{}",
+                self.style.bold(arrow),
+                self.side_glyph(side),
+                self.style.bold(&format!("{} to move", self.who(side)))
+            );
+            status.push(to_move);
+        }
+        status.push(format!("ply {}", state.plies()));
+        if let Some((player, mv)) = &self.last_move {
+            status.push(format!(
+                "last move {mv} by {}",
+                self.look.sides[index(*player)]
+            ));
+        }
+        let status = status.join("   ");
+        self.say("");
+        self.say(text.trim_end());
+        self.say(&status);
+    }
+
+    fn announce(&mut self, outcome: Outcome) {
+        let text = match outcome {
+            Outcome::Win(player) => {
+                let mut text = format!(
+                    "Game over: {}{} wins",
+                    self.side_glyph(player),
+                    self.look.side_name(index(player))
+                );
+                if self.humans() == 1 {
+                    text.push_str(match self.players[index(player)] {
+                        Kind::Human => ". You win, well played!",
+                        Kind::Engine => ". You lose this one.",
+                    });
+                } else {
+                    text.push('.');
+                }
+                text
+            }
+            Outcome::Draw if self.record.state().outcome().is_none() => {
+                "Game over: draw by threefold repetition.".to_string()
+            }
+            Outcome::Draw => "Game over: draw.".to_string(),
+        };
+        let text = self.style.bold(&text);
+        self.say(&text);
+        self.say(&format!(
+            "Result: {outcome}, after {} plies.",
+            self.record.moves().len()
+        ));
+    }
+}
