@@ -253,7 +253,8 @@ pub struct GameReport {
     /// What happened, in words (the illegal move, the time used, …).
     pub detail: String,
     pub final_fen: String,
-    /// The game's `query("trees")` answer at the end, for pair scoring.
+    /// The game's tie-break count at the end, for pair scoring (`None` for a game
+    /// scored game by game).
     pub count: Option<u32>,
     pub duration: Duration,
     /// The time charged for each answer to `go`, in order: one for each entry of

@@ -1,5 +1,5 @@
 //! Scores: win/loss/draw tallies, the Elo difference with its 95 % interval, the
-//! scoring of a pair of games with roles swapped (Frozen Forest, SPEC §2), and the
+//! scoring of a pair of games with roles swapped (SPEC §2, `Scoring::Pairs`), and the
 //! distribution of the time per move.
 
 use std::collections::BTreeMap;
@@ -172,10 +172,10 @@ pub fn format_elo(elo: f64) -> String {
 /// between engines A and B; each plays p1 once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PairGame {
-    /// Whether A played p1 (Yuki, the seeker, in Frozen Forest).
+    /// Whether A played p1.
     pub a_is_p1: bool,
     pub outcome: Outcome,
-    /// What the tie-break counts in this game (trees eaten by p1 in Frozen Forest).
+    /// The game's tie-break count at the end ([`crate::game::Game::tiebreak_count`]).
     pub count: u32,
     /// Whether the game ended by a forfeit (illegal move, time, crash, …), not by the rules.
     pub forfeit: bool,
@@ -202,7 +202,8 @@ pub enum PairReason {
 }
 
 impl PairReason {
-    /// In words, with the engines' names and what the tie-break counts (`trees eaten`).
+    /// In words, with the engines' names and what the tie-break counts (`counted`,
+    /// from [`crate::game::TieBreak::words`]).
     pub fn describe(&self, a: &str, b: &str, counted: &str) -> String {
         match *self {
             PairReason::Points(points) => format!("{a} {points} of 2"),
@@ -217,9 +218,9 @@ impl PairReason {
     }
 }
 
-/// Scores two games with roles swapped as one match (SPEC §2, Frozen Forest): 2–0 wins;
-/// at 1–1 the tie-break count decides: if both won as p1 (Yuki), the one who counted
-/// fewer in the game they won wins; if both won as p2 (Mina), the one who counted more
+/// Scores two games with roles swapped as one match (SPEC §2, `Scoring::Pairs`): 2–0
+/// wins; at 1–1 the tie-break count decides: if both won as p1, the one who counted
+/// fewer in the game they won wins; if both won as p2, the one who counted more
 /// as p1 (in the game they lost) wins; equal counts draw. Our addition where the SPEC
 /// is silent: at 1–1 with exactly one game lost by forfeit, the side that forfeited
 /// loses the pair (a forfeit must not buy a tie-break). Draws count half as usual.

@@ -10,6 +10,7 @@
 //! repetition, a forfeit by an illegal move) live in [`Record`].
 
 pub mod grid;
+pub mod look;
 pub mod notation;
 
 use std::fmt;
@@ -266,6 +267,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// How a match scores this game.
     const SCORING: Scoring = Scoring::Games;
+
+    /// How the game looks to a person (`play`): glyphs, side names, a rules reminder.
+    const LOOK: look::Look = look::Look::GENERIC;
 
     /// The game's options, in a fixed order.
     fn option_specs() -> &'static [OptionSpec];

@@ -72,4 +72,38 @@ mod tests {
         assert_eq!(visit("chess", Name), None);
         assert_eq!(canonical("NEUTREEKO"), Some("neutreeko"));
     }
+
+    struct CheckLook;
+    impl GameVisitor for CheckLook {
+        type Output = ();
+        fn visit<G: Strategy>(self) {
+            let (name, look) = (G::NAME, G::LOOK);
+            assert!(!look.rules.is_empty(), "{name}");
+            for (i, a) in look.pieces.iter().enumerate() {
+                for b in &look.pieces[i + 1..] {
+                    assert_ne!(a.glyph, b.glyph, "{name}: plain text must tell them apart");
+                    assert_ne!(a.letter, b.letter, "{name}");
+                }
+            }
+            for letter in look.side_letters.iter().flatten() {
+                assert!(look.piece(*letter).is_some(), "{name}: {letter}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_game_has_distinct_glyphs_and_side_pieces() {
+        for name in NAMES {
+            visit(name, CheckLook);
+        }
+        assert_eq!(crate::game::look::Look::GENERIC.side_name(1), "p2");
+        // Yuki is "he" and Mina "she", as in the rules module (frozenforest/mod.rs).
+        let rules = frozenforest::FrozenForest::LOOK.rules;
+        assert!(
+            rules.contains("Yuki steps onto a tree from which he sees"),
+            "{rules}"
+        );
+        assert!(rules.contains("Mina slides"), "{rules}");
+        assert_eq!(neutreeko::Neutreeko::LOOK.side_name(0), "black (p1)");
+    }
 }

@@ -1,7 +1,7 @@
 //! Drawing a board from any game's FEN: the board part is read generically into
 //! letters per cell (SPEC §1), so no game module is involved.
 
-use super::look::Look;
+use crate::game::look::Look;
 use crate::game::{parse_fen_board, read_square};
 
 /// Every letter a FEN board may use.
@@ -160,8 +160,10 @@ impl Style {
 
 #[cfg(test)]
 mod tests {
-    use super::super::look::look;
     use super::*;
+    use crate::game::Game;
+    use crate::games::linetris::Linetris;
+    use crate::games::neutreeko::Neutreeko;
 
     const PLAIN: Style = Style {
         colour: false,
@@ -173,7 +175,7 @@ mod tests {
         let cells = cells_of_fen("1w1w1/2b2/5/2w2/1b1b1 b 0").unwrap();
         let marked = move_cells(&cells, "b1b4");
         assert_eq!(marked, vec![(4, 1), (1, 1)]);
-        let text = render(&look("neutreeko"), &cells, &marked, PLAIN);
+        let text = render(&Neutreeko::LOOK, &cells, &marked, PLAIN);
         let expected = "     a  b  c  d  e
   5  ·  ○  ·  ○  ·  5
   4  · [·] ●  ·  ·  4
@@ -192,15 +194,15 @@ mod tests {
             colour: false,
             unicode: false,
         };
-        let text = render(&look("neutreeko"), &cells, &[], ascii);
+        let text = render(&Neutreeko::LOOK, &cells, &[], ascii);
         assert!(text.contains("  1  w  b  1"), "{text}");
         let colour = Style {
             colour: true,
             unicode: true,
         };
-        let text = render(&look("neutreeko"), &cells, &[(1, 0)], colour);
+        let text = render(&Neutreeko::LOOK, &cells, &[(1, 0)], colour);
         assert!(text.contains("\x1b[100m \x1b[1;97m○"), "{text:?}");
-        assert!(!render(&look("neutreeko"), &cells, &[], PLAIN).contains('\x1b'));
+        assert!(!render(&Neutreeko::LOOK, &cells, &[], PLAIN).contains('\x1b'));
     }
 
     #[test]
@@ -210,7 +212,7 @@ mod tests {
         assert_eq!(move_cells(&cells, "3"), vec![]);
         assert_eq!(move_cells(&cells, "9"), vec![]);
         assert_eq!(move_cells(&cells, "pass"), vec![]);
-        let text = render(&look("linetris"), &cells, &[], PLAIN);
+        let text = render(&Linetris::LOOK, &cells, &[], PLAIN);
         assert!(text.starts_with("     1  2  3  4\n"), "{text}");
         assert!(text.contains("\n     ●  ●  ·  ·\n"), "{text}");
     }
@@ -218,7 +220,7 @@ mod tests {
     #[test]
     fn unknown_letters_and_bad_fens() {
         let cells = cells_of_fen("qZ b").unwrap();
-        let text = render(&look("other"), &cells, &[], PLAIN);
+        let text = render(&Look::GENERIC, &cells, &[], PLAIN);
         assert!(text.contains(" q  Z "), "{text}");
         assert!(cells_of_fen("").is_none());
         assert!(cells_of_fen("1w/3 b").is_none());

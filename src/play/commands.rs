@@ -226,7 +226,7 @@ impl<G: Strategy> Play<G> {
             format!(" starting with {prefix}")
         };
         self.say(&format!("Legal moves{what} ({}):", moves.len()));
-        // Too many to read (Fabrik's worker moves): the complete moves one square
+        // Too many to read (moves of several squares): the complete moves one square
         // longer than the prefix, and the longer ones grouped by how they begin.
         let (complete, groups) = if moves.len() > MAX_LISTED {
             group_moves(&moves, prefix)

@@ -23,9 +23,8 @@ impl<G: Strategy> Play<G> {
             ..SearchLimits::default()
         };
         let stop = Arc::new(AtomicBool::new(false));
-        // A game's built-in tables (the Neutreeko tablebase) decide its best moves; a
-        // search that starts before they are built plays without them (b1b4 at ply 0,
-        // a lost move). So every engine move and hint waits for them, once: this
+        // A game's tables decide its best moves; a search that starts before they are
+        // built plays without them (and may play a lost move). So every engine move and hint waits for them, once: this
         // returns at once for games without tables and after the build.
         self.searcher.oracle().wait(&stop);
         let state = self.record.state().clone();

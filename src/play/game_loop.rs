@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::Io;
 use super::args::{Kind, PlayArgs};
 use super::board::{self, Style};
-use super::look::{self, Look};
+use crate::game::look::Look;
 use crate::game::{Outcome, Player, Record};
 use crate::search::{Level, Oracle, Policy, Strategy};
 
@@ -62,7 +62,7 @@ impl<G: Strategy> Play<G> {
             level: args.level,
             movetime: Duration::from_millis(args.movetime_ms),
             searcher,
-            look: look::look(G::NAME),
+            look: G::LOOK,
             style,
             io,
             last_move: None,
@@ -104,7 +104,7 @@ impl<G: Strategy> Play<G> {
     }
 
     pub(super) fn run(mut self) {
-        // Built-in tables (the Neutreeko tablebase) build in the background while the
+        // A game's tables build in the background while the
         // board is drawn and the human thinks; `search` waits for them.
         self.searcher.oracle().prepare();
         self.intro();

@@ -5,7 +5,7 @@
 //!   game chosen at run time through [`crate::games::visit`], so every game plays here
 //!   without any code of its own.
 //! - `game_loop` holds the game (`Play`) and its loop: it draws the board after every
-//!   move ([`board`], from the game's FEN, with the glyphs of [`look`]) and gives the
+//!   move ([`board`], from the game's FEN, with the glyphs of the game's [`Look`](crate::game::look::Look)) and gives the
 //!   turn to a human or to the engine.
 //! - `commands` reads the human's lines: moves in the protocol notation and the
 //!   commands `moves`, `undo`, `hint`, `board`, `fen`, `new`, `help` and `quit`.
@@ -19,7 +19,6 @@ pub mod board;
 mod commands;
 mod engine;
 mod game_loop;
-pub mod look;
 
 use std::io::{BufRead, IsTerminal, Write};
 

@@ -39,16 +39,7 @@ impl Line {
 
     /// The game's config: the line's options set by name, the others at their defaults.
     pub fn config<G: Game>(&self) -> Result<G::Config, String> {
-        let specs = G::option_specs();
-        let mut values: Vec<i64> = specs.iter().map(|s| s.kind.default_value()).collect();
-        for (name, value) in &self.options {
-            let index = specs
-                .iter()
-                .position(|s| s.name.eq_ignore_ascii_case(name))
-                .ok_or_else(|| format!("{} has no option {name}", G::NAME))?;
-            values[index] = specs[index].kind.parse_value(value)?;
-        }
-        Ok(G::config(&values)?)
+        tabuleiro::options::config_from_pairs::<G>(&self.options)
     }
 
     /// The position the line names, under its config.

@@ -30,6 +30,7 @@ pub mod geometry;
 
 use std::sync::OnceLock;
 
+use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
@@ -381,6 +382,20 @@ impl Game for Fabrik {
 
     const NAME: &'static str = "fabrik";
     const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
+    const LOOK: Look = Look {
+        sides: ["black", "white"],
+        side_letters: [Some('x'), Some('o')],
+        pieces: &[
+            piece('x', '●', Colour::Yellow, "black"),
+            piece('o', '○', Colour::White, "white"),
+            piece('w', '◆', Colour::Green, "worker"),
+        ],
+        numbered_columns: false,
+        named_ranks: true,
+        rules: "First the two workers are placed (d4), then black places a stone or passes (pass).\n\
+                Then each turn: e5 places a stone where both workers see it, d4f6e5 first moves\n\
+                a worker from d4 to f6. A line of LineLength stones wins.",
+    };
     fn option_specs() -> &'static [OptionSpec] {
         &[
             OptionSpec {

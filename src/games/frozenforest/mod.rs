@@ -35,6 +35,7 @@ pub mod sight;
 use crate::search::{Method, NoOracle, Strategy};
 pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, order_hint, seed_heuristic};
 
+use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
@@ -280,6 +281,20 @@ impl Game for FrozenForest {
 
     const NAME: &'static str = "frozenforest";
     const SIDE_LETTERS: [&'static str; 2] = ["y", "m"];
+    const LOOK: Look = Look {
+        sides: ["Yuki", "Mina"],
+        side_letters: [Some('y'), Some('m')],
+        pieces: &[
+            piece('t', '♣', Colour::Green, "tree"),
+            piece('y', '●', Colour::Cyan, "Yuki"),
+            piece('m', '◆', Colour::Magenta, "Mina"),
+            piece('M', '◈', Colour::Magenta, "Mina in a tree"),
+        ],
+        numbered_columns: false,
+        named_ranks: true,
+        rules: "Moves name the square moved to (e5). Yuki steps onto a tree from which he sees\n\
+                Mina and eats it; Mina slides to a square hidden from Yuki. Whoever cannot move loses.",
+    };
     /// SPEC §2: games in pairs with roles swapped, trees eaten break a 1–1 tie.
     const SCORING: Scoring = Scoring::Pairs(TieBreak {
         name: "trees",

@@ -21,6 +21,7 @@ pub mod eval;
 pub mod oracle;
 pub mod solver;
 
+use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::with_dots;
 use crate::game::split_fen;
 use crate::game::{
@@ -221,6 +222,18 @@ impl Game for Linetris {
 
     const NAME: &'static str = "linetris";
     const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
+    const LOOK: Look = Look {
+        sides: ["black", "red"],
+        side_letters: [Some('x'), Some('o')],
+        pieces: &[
+            piece('x', '●', Colour::Yellow, "black"),
+            piece('o', '○', Colour::Red, "red"),
+        ],
+        numbered_columns: true,
+        named_ranks: false,
+        rules: "A move is a column number (4 drops a piece into column 4). Four in a line wins;\n\
+                a full bottom row is cleared and everything falls one row (RowClear).",
+    };
 
     fn without_ply_limit(&self) -> Self {
         let mut unlimited = *self;

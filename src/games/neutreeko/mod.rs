@@ -27,6 +27,7 @@ pub use oracle::NeutreekoOracle;
 use std::sync::OnceLock;
 
 use crate::game::grid::DIRECTIONS;
+use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
@@ -153,6 +154,18 @@ impl Game for Neutreeko {
 
     const NAME: &'static str = "neutreeko";
     const SIDE_LETTERS: [&'static str; 2] = ["b", "w"];
+    const LOOK: Look = Look {
+        sides: ["black", "white"],
+        side_letters: [Some('b'), Some('w')],
+        pieces: &[
+            piece('b', '●', Colour::Yellow, "black"),
+            piece('w', '○', Colour::White, "white"),
+        ],
+        numbered_columns: false,
+        named_ranks: true,
+        rules: "A move slides a piece as far as it goes in one of 8 directions: b1b4 is from b1\n\
+                to b4. Get your three pieces adjacent in a row, column or diagonal to win.",
+    };
 
     fn option_specs() -> &'static [OptionSpec] {
         &[]

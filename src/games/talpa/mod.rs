@@ -27,6 +27,7 @@
 
 mod eval;
 
+use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
@@ -377,6 +378,19 @@ impl Game for Talpa {
 
     const NAME: &'static str = "talpa";
     const SIDE_LETTERS: [&'static str; 2] = ["r", "b"];
+    const LOOK: Look = Look {
+        sides: ["red", "blue"],
+        side_letters: [Some('r'), Some('b')],
+        pieces: &[
+            piece('r', '●', Colour::Red, "red"),
+            piece('b', '○', Colour::Blue, "blue"),
+        ],
+        numbered_columns: false,
+        named_ranks: true,
+        rules: "c3c4 captures the enemy piece on c4 with yours from c3 (captures are compulsory);\n\
+                with no capture, c3 removes your own piece. Red wants an empty path top to bottom,\n\
+                blue left to right; opening a path for your opponent loses.",
+    };
 
     fn option_specs() -> &'static [OptionSpec] {
         &[OptionSpec {
