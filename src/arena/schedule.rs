@@ -13,7 +13,7 @@ use super::json;
 use super::openings::{self, Opening};
 use super::referee::{self, EngineSlot, GameReport, RefereeSettings};
 use super::sprt::Decision;
-use super::stats::{self, MoveTimes, PairGame, Score};
+use super::stats::{self, MoveTimes, PairGame, Verdict};
 use super::summary::{MatchSummary, PairingStats, progress_message};
 use crate::game::{Game, Outcome, Player, Scoring};
 use crate::games::{self, GameVisitor};
@@ -213,7 +213,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
                     first_legs.insert(done.job, done.report.clone());
                 }
             } else {
-                stats.units.add(Score::of(
+                stats.units.add(Verdict::of(
                     if done.report.engines[0] == stats.a {
                         Player::P1
                     } else {
@@ -342,9 +342,9 @@ fn game_json(
         );
     if let Some((result, a, b)) = pair {
         let pair_winner = match result.score {
-            Score::Win => Some(names[a].as_str()),
-            Score::Loss => Some(names[b].as_str()),
-            Score::Draw => None,
+            Verdict::Win => Some(names[a].as_str()),
+            Verdict::Loss => Some(names[b].as_str()),
+            Verdict::Draw => None,
         };
         object = object.opt_str("pair_winner", pair_winner).str(
             "pair_reason",

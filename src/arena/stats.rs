@@ -63,37 +63,37 @@ pub struct Tally {
 
 /// One result from one side's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
+pub enum Verdict {
     Win,
     Loss,
     Draw,
 }
 
-impl Score {
-    pub fn flip(self) -> Score {
+impl Verdict {
+    pub fn flip(self) -> Verdict {
         match self {
-            Score::Win => Score::Loss,
-            Score::Loss => Score::Win,
-            Score::Draw => Score::Draw,
+            Verdict::Win => Verdict::Loss,
+            Verdict::Loss => Verdict::Win,
+            Verdict::Draw => Verdict::Draw,
         }
     }
 
     /// The score of `player` in a game that ended with `outcome`.
-    pub fn of(player: Player, outcome: Outcome) -> Score {
+    pub fn of(player: Player, outcome: Outcome) -> Verdict {
         match outcome {
-            Outcome::Draw => Score::Draw,
-            Outcome::Win(winner) if winner == player => Score::Win,
-            Outcome::Win(_) => Score::Loss,
+            Outcome::Draw => Verdict::Draw,
+            Outcome::Win(winner) if winner == player => Verdict::Win,
+            Outcome::Win(_) => Verdict::Loss,
         }
     }
 }
 
 impl Tally {
-    pub fn add(&mut self, score: Score) {
+    pub fn add(&mut self, score: Verdict) {
         match score {
-            Score::Win => self.wins += 1,
-            Score::Loss => self.losses += 1,
-            Score::Draw => self.draws += 1,
+            Verdict::Win => self.wins += 1,
+            Verdict::Loss => self.losses += 1,
+            Verdict::Draw => self.draws += 1,
         }
     }
 
@@ -184,7 +184,7 @@ pub struct PairGame {
 /// The result of a pair for A, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairResult {
-    pub score: Score,
+    pub score: Verdict,
     pub reason: PairReason,
 }
 
@@ -227,21 +227,21 @@ impl PairReason {
 pub fn score_pair(games: [PairGame; 2]) -> PairResult {
     let points: f64 = games
         .iter()
-        .map(|g| match Score::of(a_player(g), g.outcome) {
-            Score::Win => 1.0,
-            Score::Draw => 0.5,
-            Score::Loss => 0.0,
+        .map(|g| match Verdict::of(a_player(g), g.outcome) {
+            Verdict::Win => 1.0,
+            Verdict::Draw => 0.5,
+            Verdict::Loss => 0.0,
         })
         .sum();
     if points > 1.0 {
         return PairResult {
-            score: Score::Win,
+            score: Verdict::Win,
             reason: PairReason::Points(points),
         };
     }
     if points < 1.0 {
         return PairResult {
-            score: Score::Loss,
+            score: Verdict::Loss,
             reason: PairReason::Points(points),
         };
     }
@@ -249,7 +249,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
     let decided = games.iter().all(|g| g.outcome != Outcome::Draw);
     if !decided {
         return PairResult {
-            score: Score::Draw,
+            score: Verdict::Draw,
             reason: PairReason::Points(points),
         };
     }
@@ -257,7 +257,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
         (true, false) | (false, true) => {
             let forfeited = if games[0].forfeit { games[0] } else { games[1] };
             // The loser of the forfeited game loses the pair.
-            let score = Score::of(a_player(&forfeited), forfeited.outcome);
+            let score = Verdict::of(a_player(&forfeited), forfeited.outcome);
             return PairResult {
                 score,
                 reason: PairReason::Forfeit,
@@ -266,7 +266,7 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
         _ => {}
     }
     // Each side won once; roles swap, so both wins came with the same role.
-    let (a_won, b_won) = if Score::of(a_player(&games[0]), games[0].outcome) == Score::Win {
+    let (a_won, b_won) = if Verdict::of(a_player(&games[0]), games[0].outcome) == Verdict::Win {
         (games[0], games[1])
     } else {
         (games[1], games[0])
@@ -276,9 +276,9 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
         let (a, b) = (a_won.count, b_won.count);
         let reason = PairReason::BothWonAsP1 { a, b };
         let score = match a.cmp(&b) {
-            std::cmp::Ordering::Less => Score::Win,
-            std::cmp::Ordering::Greater => Score::Loss,
-            std::cmp::Ordering::Equal => Score::Draw,
+            std::cmp::Ordering::Less => Verdict::Win,
+            std::cmp::Ordering::Greater => Verdict::Loss,
+            std::cmp::Ordering::Equal => Verdict::Draw,
         };
         PairResult { score, reason }
     } else {
@@ -286,9 +286,9 @@ pub fn score_pair(games: [PairGame; 2]) -> PairResult {
         let (a, b) = (b_won.count, a_won.count);
         let reason = PairReason::BothWonAsP2 { a, b };
         let score = match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Score::Win,
-            std::cmp::Ordering::Less => Score::Loss,
-            std::cmp::Ordering::Equal => Score::Draw,
+            std::cmp::Ordering::Greater => Verdict::Win,
+            std::cmp::Ordering::Less => Verdict::Loss,
+            std::cmp::Ordering::Equal => Verdict::Draw,
         };
         PairResult { score, reason }
     }
@@ -364,40 +364,40 @@ mod tests {
     fn pairs_two_nil_and_nil_two() {
         // A wins as Yuki (p1) and as Mina (p2).
         let r = score_pair([game(true, Player::P1, 30), game(false, Player::P2, 5)]);
-        assert_eq!(r.score, Score::Win);
+        assert_eq!(r.score, Verdict::Win);
         let r = score_pair([game(true, Player::P2, 30), game(false, Player::P1, 5)]);
-        assert_eq!(r.score, Score::Loss);
+        assert_eq!(r.score, Verdict::Loss);
     }
 
     #[test]
     fn pairs_both_won_as_yuki_fewer_trees_wins() {
         // Game 1: A is Yuki and wins having eaten 20; game 2: B is Yuki and wins with 25.
         let r = score_pair([game(true, Player::P1, 20), game(false, Player::P1, 25)]);
-        assert_eq!(r.score, Score::Win, "{:?}", r.reason);
+        assert_eq!(r.score, Verdict::Win, "{:?}", r.reason);
         assert_eq!(r.reason, PairReason::BothWonAsP1 { a: 20, b: 25 });
         assert_eq!(
             r.reason.describe("A", "B", "trees eaten"),
             "1-1, both won as p1; trees eaten when winning: A 20, B 25 (fewer wins)"
         );
         let r = score_pair([game(true, Player::P1, 25), game(false, Player::P1, 20)]);
-        assert_eq!(r.score, Score::Loss);
+        assert_eq!(r.score, Verdict::Loss);
         let r = score_pair([game(true, Player::P1, 22), game(false, Player::P1, 22)]);
-        assert_eq!(r.score, Score::Draw);
+        assert_eq!(r.score, Verdict::Draw);
         // Order of the games does not matter.
         let r = score_pair([game(false, Player::P1, 25), game(true, Player::P1, 20)]);
-        assert_eq!(r.score, Score::Win);
+        assert_eq!(r.score, Verdict::Win);
     }
 
     #[test]
     fn pairs_both_won_as_mina_more_trees_as_yuki_wins() {
         // Game 1: A is Yuki, eats 40 and loses; game 2: B is Yuki, eats 30 and loses.
         let r = score_pair([game(true, Player::P2, 40), game(false, Player::P2, 30)]);
-        assert_eq!(r.score, Score::Win, "{:?}", r.reason);
+        assert_eq!(r.score, Verdict::Win, "{:?}", r.reason);
         assert_eq!(r.reason, PairReason::BothWonAsP2 { a: 40, b: 30 });
         let r = score_pair([game(true, Player::P2, 30), game(false, Player::P2, 40)]);
-        assert_eq!(r.score, Score::Loss);
+        assert_eq!(r.score, Verdict::Loss);
         let r = score_pair([game(true, Player::P2, 33), game(false, Player::P2, 33)]);
-        assert_eq!(r.score, Score::Draw);
+        assert_eq!(r.score, Verdict::Draw);
     }
 
     #[test]
@@ -406,18 +406,18 @@ mod tests {
         let mut crash = game(true, Player::P2, 40);
         crash.forfeit = true;
         let r = score_pair([crash, game(false, Player::P2, 2)]);
-        assert_eq!(r.score, Score::Loss, "{:?}", r.reason);
+        assert_eq!(r.score, Verdict::Loss, "{:?}", r.reason);
         // B forfeits instead.
         let mut crash = game(false, Player::P2, 2);
         crash.forfeit = true;
         let r = score_pair([game(true, Player::P2, 1), crash]);
-        assert_eq!(r.score, Score::Win);
+        assert_eq!(r.score, Verdict::Win);
         // Both forfeits: trees decide as usual.
         let mut one = game(true, Player::P2, 40);
         one.forfeit = true;
         let mut two = game(false, Player::P2, 30);
         two.forfeit = true;
-        assert_eq!(score_pair([one, two]).score, Score::Win);
+        assert_eq!(score_pair([one, two]).score, Verdict::Win);
     }
 
     #[test]
@@ -429,9 +429,9 @@ mod tests {
             forfeit: false,
         };
         let r = score_pair([draw, game(false, Player::P2, 3)]);
-        assert_eq!(r.score, Score::Win);
+        assert_eq!(r.score, Verdict::Win);
         let mut other = draw;
         other.a_is_p1 = false;
-        assert_eq!(score_pair([draw, other]).score, Score::Draw);
+        assert_eq!(score_pair([draw, other]).score, Verdict::Draw);
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::config::{MatchConfig, OpeningSource};
 use super::referee::{GameReport, Reason};
 use super::sprt::{Decision, Sprt};
-use super::stats::{self, MoveTimes, Score, Tally};
+use super::stats::{self, MoveTimes, Tally, Verdict};
 use crate::game::{Outcome, Player};
 
 /// The results of one pair of engines, from the first engine's side.
@@ -37,7 +37,7 @@ impl PairingStats {
         } else {
             Player::P2
         };
-        let score = Score::of(a_player, report.outcome);
+        let score = Verdict::of(a_player, report.outcome);
         self.games.add(score);
         match a_player {
             Player::P1 => self.a_as_p1.add(score),
