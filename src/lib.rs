@@ -1,9 +1,13 @@
 //! tabuleiro: one engine for five abstract board games, speaking UGI.
 //!
 //! The crate is layered so that dependencies point one way:
-//! `protocol` (text ↔ typed commands) → `session` (the line loop and the search
-//! worker) → `search` (generic alpha-beta, transposition table, time) → `game`
-//! (the [`game::Game`] trait) and `games` (the five rulebooks).
+//! `cli` (the command line) → `session` (the UGI line loop, reading `protocol`'s typed
+//! commands), `arena` (matches), `play` (the terminal) → `search` (generic: the
+//! [`search::Strategy`] a game gives the engine — [`search::Evaluator`],
+//! [`search::Oracle`] — the [`search::Policy`] that picks alpha-beta, MCTS or a table,
+//! time) → `game` (the rules trait [`game::Game`], notation) ← `games` (the five
+//! games: rules, evaluation, tables, each in its own folder, listed once in
+//! `games/mod.rs`). Only `games` names a game.
 //!
 //! ```
 //! use tabuleiro::game::{Game, default_config};

@@ -20,7 +20,7 @@
 //! The phase is not stored: the side to move and the numbers of workers and stones tell
 //! it ([`Phase`]), so a FEN carries it too.
 //!
-//! Representation: 128-bit bitboards with a fixed stride of 11 ([`geometry`]); the
+//! Representation: 128-bit bitboards with a fixed stride of 11 ([`mod@geometry`]); the
 //! placeable squares after a relocation are the intersection of two sliding-ray sight
 //! sets, so move counting (bulk perft) is a popcount per relocation. The hash is Zobrist,
 //! updated incrementally.

@@ -34,7 +34,7 @@ pub struct Weights {
     /// (his reach one turn later, ignoring Mina's reply).
     pub yuki_reach2: i32,
     /// Per tree in Yuki's larder: the trees he can walk to over trees within
-    /// [`FOOD_RADIUS`] steps (a thin larder starves him).
+    /// `FOOD_RADIUS` steps (a thin larder starves him).
     pub food: i32,
     /// Per destination of Mina's after which Yuki would have no step (subtracted).
     pub kills: i32,

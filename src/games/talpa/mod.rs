@@ -17,7 +17,7 @@
 //! (`a1` = 0). Every move empties exactly one square (the capturer's origin or the
 //! removed piece) and never fills one, so the set of empty squares only grows and a
 //! path that appears after a move runs through the square it emptied: the path test
-//! after a move is a single flood fill from that square (see [`flood`]). The outcome is
+//! after a move is a single flood fill from that square (see `Geometry::flood`). The outcome is
 //! computed once in `play` and kept in the state; the hash is an incremental Zobrist
 //! hash.
 //!

@@ -41,8 +41,8 @@
 //! it is much slower and serves as a benchmark and a cross-check.
 
 //!
-//! The parts: [`index`] numbers positions and their symmetries, [`build`] solves the
-//! table, [`root`] chooses a move from it; this file holds the table and its probes.
+//! The parts: `index` numbers positions and their symmetries, `build` solves the
+//! table, `root` chooses a move from it; this file holds the table and its probes.
 
 mod build;
 mod index;
