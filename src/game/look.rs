@@ -45,8 +45,6 @@ pub struct Piece {
 pub struct Look {
     /// The names of p1 and p2 (`black`, `white`).
     pub sides: [&'static str; 2],
-    /// The FEN letter of each side's own piece (for the side-to-move marker).
-    pub side_letters: [Option<char>; 2],
     pub pieces: &'static [Piece],
     /// Whether columns are named by number (Linetris) rather than by letter.
     pub numbered_columns: bool,
@@ -69,7 +67,6 @@ impl Look {
     /// The look of a game that states none.
     pub const GENERIC: Look = Look {
         sides: ["p1", "p2"],
-        side_letters: [None, None],
         pieces: &[],
         numbered_columns: false,
         named_ranks: true,

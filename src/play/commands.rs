@@ -175,7 +175,7 @@ impl<G: Strategy> Play<G> {
         }
         let state = self.record.state();
         let side = state.side_to_move();
-        let own = self.look.side_letters[index(side)]?;
+        let own = self.own_letter(side)?;
         let cells = board::cells_of_fen(&state.fen())?;
         let row = cells.len().checked_sub(rank + 1)?;
         let cell = *cells.get(row)?.get(file)?;

@@ -96,9 +96,15 @@ impl<G: Strategy> Play<G> {
         }
     }
 
+    /// The FEN letter of a side's own piece (its side letter), when the look draws it.
+    pub(super) fn own_letter(&self, player: Player) -> Option<char> {
+        let letter = G::SIDE_LETTERS[index(player)].chars().next()?;
+        self.look.piece(letter).map(|_| letter)
+    }
+
     /// The glyph of a side's own piece, with a space, or nothing.
     pub(super) fn side_glyph(&self, player: Player) -> String {
-        self.look.side_letters[index(player)]
+        self.own_letter(player)
             .map(|letter| format!("{} ", self.style.glyph(&self.look, letter)))
             .unwrap_or_default()
     }

@@ -384,7 +384,6 @@ impl Game for Fabrik {
     const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
     const LOOK: Look = Look {
         sides: ["black", "white"],
-        side_letters: [Some('x'), Some('o')],
         pieces: &[
             piece('x', '●', Colour::Yellow, "black"),
             piece('o', '○', Colour::White, "white"),

@@ -283,7 +283,6 @@ impl Game for FrozenForest {
     const SIDE_LETTERS: [&'static str; 2] = ["y", "m"];
     const LOOK: Look = Look {
         sides: ["Yuki", "Mina"],
-        side_letters: [Some('y'), Some('m')],
         pieces: &[
             piece('t', '♣', Colour::Green, "tree"),
             piece('y', '●', Colour::Cyan, "Yuki"),

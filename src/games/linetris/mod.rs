@@ -224,7 +224,6 @@ impl Game for Linetris {
     const SIDE_LETTERS: [&'static str; 2] = ["x", "o"];
     const LOOK: Look = Look {
         sides: ["black", "red"],
-        side_letters: [Some('x'), Some('o')],
         pieces: &[
             piece('x', '●', Colour::Yellow, "black"),
             piece('o', '○', Colour::Red, "red"),

@@ -156,7 +156,6 @@ impl Game for Neutreeko {
     const SIDE_LETTERS: [&'static str; 2] = ["b", "w"];
     const LOOK: Look = Look {
         sides: ["black", "white"],
-        side_letters: [Some('b'), Some('w')],
         pieces: &[
             piece('b', '●', Colour::Yellow, "black"),
             piece('w', '○', Colour::White, "white"),

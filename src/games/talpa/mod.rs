@@ -380,7 +380,6 @@ impl Game for Talpa {
     const SIDE_LETTERS: [&'static str; 2] = ["r", "b"];
     const LOOK: Look = Look {
         sides: ["red", "blue"],
-        side_letters: [Some('r'), Some('b')],
         pieces: &[
             piece('r', '●', Colour::Red, "red"),
             piece('b', '○', Colour::Blue, "blue"),
