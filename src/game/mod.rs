@@ -156,13 +156,89 @@ pub struct OptionSpec {
     pub kind: OptionKind,
 }
 
-/// A position string that could not be read.
+/// A position string that could not be read. Texts quoted from the input are kept
+/// whole here and cut by [`quote`] when shown.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct FenError(pub String);
+pub enum FenError {
+    /// Nothing but white space.
+    Empty,
+    /// A board with no side to move after it.
+    MissingSide,
+    /// More fields than `<board> <side> [<plies>]`: how many.
+    TooManyFields(usize),
+    /// A ply count that is no whole number.
+    BadPlies(String),
+    /// A side to move that is neither of the game's letters (`found`, p1's, p2's).
+    BadSide { found: String, letters: [String; 2] },
+    /// More ranks than any board has.
+    TooManyRanks,
+    /// A run of empty cells too long to be a number, in a rank (ranks count from 1 at
+    /// the bottom, as in SPEC §1).
+    BadRun { rank: usize, text: String },
+    /// A run of empty cells of 0 or more than 32.
+    RunOutOfRange { rank: usize, text: String },
+    /// A character that is no piece of this game.
+    UnexpectedChar { rank: usize, found: char },
+    /// A rank longer than any board.
+    RankTooLong(usize),
+    /// A rank with no cells.
+    EmptyRank(usize),
+    /// A rank whose width differs from the top rank's.
+    RaggedRank {
+        rank: usize,
+        cells: usize,
+        top: usize,
+        width: usize,
+    },
+    /// Well formed, but not a position of this game (piece counts, board size, a line
+    /// where none can be), in words.
+    Invalid(String),
+}
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad FEN: {}", self.0)
+        f.write_str("bad FEN: ")?;
+        match self {
+            FenError::Empty => f.write_str("empty position string"),
+            FenError::MissingSide => f.write_str("missing the side to move"),
+            FenError::TooManyFields(n) => {
+                write!(f, "expected '<board> <side> [<plies>]', found {n} fields")
+            }
+            FenError::BadPlies(text) => {
+                write!(f, "ply count {} is not a whole number", quote(text))
+            }
+            FenError::BadSide { found, letters } => write!(
+                f,
+                "side to move {} is not {} or {}",
+                quote(found),
+                letters[0],
+                letters[1]
+            ),
+            FenError::TooManyRanks => f.write_str("far too many ranks"),
+            FenError::BadRun { rank, text } => {
+                write!(f, "bad run {} in rank {rank}", quote(text))
+            }
+            FenError::RunOutOfRange { rank, text } => {
+                write!(f, "bad run of empty cells {} in rank {rank}", quote(text))
+            }
+            FenError::UnexpectedChar { rank, found } => write!(
+                f,
+                "unexpected {} in rank {rank} of the board",
+                quote(found.encode_utf8(&mut [0; 4]))
+            ),
+            FenError::RankTooLong(rank) => write!(f, "rank {rank} is far too long"),
+            FenError::EmptyRank(rank) => write!(f, "rank {rank} of the board is empty"),
+            FenError::RaggedRank {
+                rank,
+                cells,
+                top,
+                width,
+            } => write!(
+                f,
+                "rank {rank} has {cells} cells, the top rank ({top}) has {width}"
+            ),
+            FenError::Invalid(why) => f.write_str(why),
+        }
     }
 }
 

@@ -37,16 +37,13 @@ pub fn fen_tail<'a>(fields: &[&'a str]) -> Result<(&'a str, u32), FenError> {
     match fields {
         [side] => Ok((side, 0)),
         [side, plies] => {
-            let plies = plies.parse::<u32>().map_err(|_| {
-                FenError(format!("ply count {} is not a whole number", quote(plies)))
-            })?;
+            let plies = plies
+                .parse::<u32>()
+                .map_err(|_| FenError::BadPlies(plies.to_string()))?;
             Ok((side, plies))
         }
-        [] => Err(FenError("missing the side to move".to_string())),
-        _ => Err(FenError(format!(
-            "expected '<board> <side> [<plies>]', found {} fields",
-            fields.len() + 1
-        ))),
+        [] => Err(FenError::MissingSide),
+        _ => Err(FenError::TooManyFields(fields.len() + 1)),
     }
 }
 
@@ -55,19 +52,17 @@ pub fn fen_tail<'a>(fields: &[&'a str]) -> Result<(&'a str, u32), FenError> {
 pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player, u32), FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let Some((board, tail)) = fields.split_first() else {
-        return Err(FenError("empty position string".to_string()));
+        return Err(FenError::Empty);
     };
     let (side, plies) = fen_tail(tail)?;
     let side = match side {
         s if s == sides[0] => Player::P1,
         s if s == sides[1] => Player::P2,
         other => {
-            return Err(FenError(format!(
-                "side to move {} is not {} or {}",
-                quote(other),
-                sides[0],
-                sides[1]
-            )));
+            return Err(FenError::BadSide {
+                found: other.to_string(),
+                letters: sides.map(str::to_string),
+            });
         }
     };
     Ok((board, side, plies))
@@ -80,7 +75,7 @@ pub fn split_fen<'a>(fen: &'a str, sides: [&str; 2]) -> Result<(&'a str, Player,
 pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char>>>, FenError> {
     let fields: Vec<&str> = board.split('/').collect();
     if fields.len() > 32 {
-        return Err(FenError("far too many ranks".to_string()));
+        return Err(FenError::TooManyRanks);
     }
     let height = fields.len();
     let mut rows = Vec::new();
@@ -92,14 +87,13 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
             if digits.is_empty() {
                 return Ok(());
             }
+            let text = digits.clone();
             let run: usize = digits
                 .parse()
-                .map_err(|_| FenError(format!("bad run {} in rank {rank}", quote(digits))))?;
+                .map_err(|_| FenError::BadRun { rank, text })?;
             if run == 0 || run > 32 {
-                return Err(FenError(format!(
-                    "bad run of empty cells {} in rank {rank}",
-                    quote(digits)
-                )));
+                let text = digits.clone();
+                return Err(FenError::RunOutOfRange { rank, text });
             }
             row.extend(std::iter::repeat_n(None, run));
             digits.clear();
@@ -112,28 +106,26 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
                 flush(&mut digits, &mut row)?;
                 row.push(Some(c));
             } else {
-                return Err(FenError(format!(
-                    "unexpected {} in rank {rank} of the board",
-                    quote(c.encode_utf8(&mut [0; 4]))
-                )));
+                return Err(FenError::UnexpectedChar { rank, found: c });
             }
             if row.len() > 32 {
-                return Err(FenError(format!("rank {rank} is far too long")));
+                return Err(FenError::RankTooLong(rank));
             }
         }
         flush(&mut digits, &mut row)?;
         if row.is_empty() {
-            return Err(FenError(format!("rank {rank} of the board is empty")));
+            return Err(FenError::EmptyRank(rank));
         }
         rows.push(row);
     }
     let width = rows[0].len();
     if let Some(bad) = rows.iter().position(|row| row.len() != width) {
-        return Err(FenError(format!(
-            "rank {} has {} cells, the top rank ({height}) has {width}",
-            height - bad,
-            rows[bad].len()
-        )));
+        return Err(FenError::RaggedRank {
+            rank: height - bad,
+            cells: rows[bad].len(),
+            top: height,
+            width,
+        });
     }
     Ok(rows)
 }
@@ -277,7 +269,12 @@ mod tests {
 
     #[test]
     fn fen_board_errors_number_ranks_from_the_bottom() {
-        let error = |board: &str| parse_fen_board(board, "bw").unwrap_err().0;
+        let error = |board: &str| {
+            let text = parse_fen_board(board, "bw").unwrap_err().to_string();
+            text.strip_prefix("bad FEN: ")
+                .expect("the prefix")
+                .to_string()
+        };
         assert_eq!(error("q4/5/5"), "unexpected 'q' in rank 3 of the board");
         assert_eq!(error("5/5/4q"), "unexpected 'q' in rank 1 of the board");
         assert_eq!(error("5/4/5"), "rank 2 has 4 cells, the top rank (3) has 5");
@@ -297,25 +294,33 @@ mod tests {
         let long = "9".repeat(1000);
         let message = split_fen(&format!("5/5 b {long}"), ["b", "w"])
             .unwrap_err()
-            .0;
+            .to_string();
         assert_eq!(
             message,
-            format!("ply count '{}…' is not a whole number", "9".repeat(40))
+            format!(
+                "bad FEN: ply count '{}…' is not a whole number",
+                "9".repeat(40)
+            )
         );
         let message = MoveError::Syntax(long.clone()).to_string();
         assert!(message.len() < 90, "{message}");
-        let message = parse_fen_board(&long, "bw").unwrap_err().0;
-        assert!(message.len() < 80, "{message}");
+        let message = parse_fen_board(&long, "bw").unwrap_err().to_string();
+        assert!(message.len() < 90, "{message}");
     }
 
     #[test]
     fn fen_splits() {
         assert_eq!(split_fen("5/5 w 3", ["b", "w"]), Ok(("5/5", Player::P2, 3)));
         assert_eq!(split_fen("5/5 b", ["b", "w"]), Ok(("5/5", Player::P1, 0)));
+        let error = split_fen("5/5 q", ["b", "w"]).unwrap_err();
         assert_eq!(
-            split_fen("5/5 q", ["b", "w"]),
-            Err(FenError("side to move 'q' is not b or w".to_string()))
+            error,
+            FenError::BadSide {
+                found: "q".to_string(),
+                letters: ["b".to_string(), "w".to_string()]
+            }
         );
+        assert_eq!(error.to_string(), "bad FEN: side to move 'q' is not b or w");
         assert!(split_fen("  ", ["b", "w"]).is_err());
     }
 

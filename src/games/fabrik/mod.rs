@@ -450,13 +450,13 @@ impl Game for Fabrik {
         let rows = parse_fen_board(board, "xow")?;
         let size = rows.len();
         if rows[0].len() != size {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "the board is {}x{size}; Fabrik boards are square",
                 rows[0].len()
             )));
         }
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "the board is {size}x{size}; Fabrik is played on {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"
             )));
         }
@@ -479,23 +479,23 @@ impl Game for Fabrik {
         let black = position.stones[0].count_ones();
         let white = position.stones[1].count_ones();
         if workers > 2 {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "{workers} workers on the board; there are 2"
             )));
         }
         if workers < 2 && black + white > 0 {
-            return Err(FenError(
+            return Err(FenError::Invalid(
                 "stones on the board before both workers are placed".to_string(),
             ));
         }
         match (workers, side) {
             (0, Player::P2) => {
-                return Err(FenError(
+                return Err(FenError::Invalid(
                     "no worker on the board: black places the first one".to_string(),
                 ));
             }
             (1, Player::P1) => {
-                return Err(FenError(
+                return Err(FenError::Invalid(
                     "one worker on the board: white places the second one".to_string(),
                 ));
             }
@@ -507,7 +507,7 @@ impl Game for Fabrik {
             Player::P2 => black == white || black == white + 1,
         };
         if !consistent {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "{black} black and {white} white stones cannot have {} to move",
                 if side == Player::P1 { "black" } else { "white" }
             )));

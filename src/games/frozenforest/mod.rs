@@ -334,7 +334,7 @@ impl Game for FrozenForest {
         let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "tymM")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "the board is {}x{}, Frozen Forest is played on 10x10",
                 rows[0].len(),
                 rows.len()
@@ -351,13 +351,13 @@ impl Game for FrozenForest {
                     Some('t') => trees |= bit(here),
                     Some('y') => {
                         if yuki != NONE {
-                            return Err(FenError("more than one Yuki (y)".to_string()));
+                            return Err(FenError::Invalid("more than one Yuki (y)".to_string()));
                         }
                         yuki = here as u8;
                     }
                     Some(c @ ('m' | 'M')) => {
                         if mina != NONE {
-                            return Err(FenError("more than one Mina (m/M)".to_string()));
+                            return Err(FenError::Invalid("more than one Mina (m/M)".to_string()));
                         }
                         mina = here as u8;
                         if *c == 'M' {
@@ -370,15 +370,17 @@ impl Game for FrozenForest {
         }
         match (yuki == NONE, mina == NONE, side) {
             (true, false, _) => {
-                return Err(FenError("Mina is on the board but Yuki is not".to_string()));
+                return Err(FenError::Invalid(
+                    "Mina is on the board but Yuki is not".to_string(),
+                ));
             }
             (true, true, Player::P2) => {
-                return Err(FenError(
+                return Err(FenError::Invalid(
                     "Yuki is not on the board yet, so Yuki (y) must be to move".to_string(),
                 ));
             }
             (false, true, Player::P1) => {
-                return Err(FenError(
+                return Err(FenError::Invalid(
                     "Mina is not on the board yet, so Mina (m) must be to move".to_string(),
                 ));
             }

@@ -268,7 +268,7 @@ impl Game for Linetris {
         let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
         for (what, n) in [("rows", rows), ("columns", cols)] {
             if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
-                return Err(FenError(format!(
+                return Err(FenError::Invalid(format!(
                     "the board has {n} {what}; Linetris allows {MIN_SIZE} to {MAX_SIZE}"
                 )));
             }
@@ -296,14 +296,14 @@ impl Game for Linetris {
             let column = mask & geo.column(col);
             // Pieces rest on each other: a column's pieces fill it from the bottom.
             if column & column.wrapping_add(geo.bottom_of(col)) != 0 {
-                return Err(FenError(format!(
+                return Err(FenError::Invalid(format!(
                     "column {} has a piece above an empty cell",
                     col + 1
                 )));
             }
         }
         if geo.has_four(state.pieces[side.index()]) {
-            return Err(FenError(
+            return Err(FenError::Invalid(
                 "the side to move already has four in a line".to_string(),
             ));
         }
@@ -311,7 +311,7 @@ impl Game for Linetris {
             && mask & geo.bottom == geo.bottom
             && !geo.has_four(state.pieces[side.other().index()])
         {
-            return Err(FenError(
+            return Err(FenError::Invalid(
                 "the bottom row is full: with RowClear on it would have been cleared".to_string(),
             ));
         }

@@ -193,7 +193,7 @@ impl Game for Neutreeko {
         let (board, side, plies) = split_fen(fen, Self::SIDE_LETTERS)?;
         let rows = parse_fen_board(board, "bw")?;
         if rows.len() != SIZE || rows[0].len() != SIZE {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "the board is {}x{}, Neutreeko is played on 5x5",
                 rows[0].len(),
                 rows.len()
@@ -213,7 +213,9 @@ impl Game for Neutreeko {
         for (player, name) in [(0, "black"), (1, "white")] {
             let count = pieces[player].count_ones();
             if count != 3 {
-                return Err(FenError(format!("{name} has {count} pieces, not 3")));
+                return Err(FenError::Invalid(format!(
+                    "{name} has {count} pieces, not 3"
+                )));
             }
         }
         Ok(Neutreeko {

@@ -440,12 +440,12 @@ impl Game for Talpa {
         let rows = parse_fen_board(board, "rb")?;
         let (height, width) = (rows.len(), rows[0].len());
         if height != width {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "the board is {width}x{height}, Talpa boards are square"
             )));
         }
         if !(MIN_SIZE..=MAX_SIZE).contains(&width) || width % 2 != 0 {
-            return Err(FenError(format!(
+            return Err(FenError::Invalid(format!(
                 "the board is {width}x{width}, Talpa needs an even size from {MIN_SIZE} to {MAX_SIZE}"
             )));
         }
