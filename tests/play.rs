@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player, Record, default_config};
 use tabuleiro::games::{self, GameVisitor};
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Level, Policy, SearchLimits, Strategy};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tabuleiro");
@@ -70,28 +71,17 @@ fn run(args: &[&str], input: &[u8], limit: Duration) -> (Option<i32>, String, St
     )
 }
 
-/// A tiny deterministic generator for scripted games.
-struct Xorshift(u64);
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 /// A random game played to its end with the library: its moves and its result.
 struct RandomGame(u64);
 impl GameVisitor for RandomGame {
     type Output = Option<(Vec<String>, Outcome)>;
     fn visit<G: Game>(self) -> Self::Output {
-        let mut rng = Xorshift(self.0);
+        let mut rng = Xorshift::new(self.0);
         let mut record = Record::new(G::start(&default_config::<G>()));
         let mut texts = Vec::new();
         while record.outcome().is_none() && texts.len() < 1_000 {
             let moves = record.legal_moves();
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            let mv = moves[rng.index(moves.len())];
             texts.push(record.state().format_move(mv));
             record.play(mv);
         }
@@ -103,8 +93,9 @@ impl GameVisitor for RandomGame {
 fn human_vs_human_random_games_end_with_the_known_result_in_every_game() {
     for name in games::NAMES {
         for seed in [1u64, 2, 3] {
+            // Steps of two: `Xorshift::new` makes a seed odd, so neighbours would collide.
             let Some((moves, outcome)) =
-                games::visit(name, RandomGame(0x9e37_79b9 + seed)).unwrap()
+                games::visit(name, RandomGame(0x9e37_79b9 + 2 * seed)).unwrap()
             else {
                 continue;
             };
@@ -317,7 +308,7 @@ fn human_vs_engine_with_undo_and_hint_in_every_game() {
                 "5",
             ];
             let mut session = Session::start(&args, Duration::from_secs(50));
-            let mut rng = Xorshift(77);
+            let mut rng = Xorshift::new(77);
             let mut human_moves = 0;
             let mut tested_undo = false;
             let mut next = session.until_prompt();
@@ -350,7 +341,7 @@ fn human_vs_engine_with_undo_and_hint_in_every_game() {
                     assert!(!groups.is_empty(), "{name}: {listing}");
                     prefix = groups[0].clone();
                 };
-                let pick = &moves[(rng.next() % moves.len() as u64) as usize];
+                let pick = &moves[rng.index(moves.len())];
                 session.send(pick);
                 human_moves += 1;
                 next = session.until_prompt();

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player, Record};
 use tabuleiro::games::{self, GameVisitor};
+use tabuleiro::rng::Xorshift;
 
 /// Replies slower than this mean the engine hangs.
 const HANG: Duration = Duration::from_secs(10);
@@ -32,20 +33,6 @@ const DEPTH_HANG: Duration = Duration::from_secs(120);
 /// How late a bestmove may come past the clock before it is a time loss: the pipe and
 /// scheduling between two processes on a loaded two-core machine.
 const CLOCK_GRACE_MS: i64 = 25;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 struct Engine {
     child: Child,
@@ -162,7 +149,7 @@ struct Tally {
 }
 
 /// The `go` limits of one game's time control, and whether it is a clock.
-fn time_control(rng: &mut Rng) -> (String, Option<(i64, i64)>) {
+fn time_control(rng: &mut Xorshift) -> (String, Option<(i64, i64)>) {
     match rng.below(5) {
         0 => (format!("movetime {}", 5 + rng.below(40)), None),
         1 => (format!("depth {}", 1 + rng.below(4)), None),
@@ -181,7 +168,7 @@ fn time_control(rng: &mut Rng) -> (String, Option<(i64, i64)>) {
 
 fn play_game<G: Game>(
     engines: &mut [Engine; 2],
-    rng: &mut Rng,
+    rng: &mut Xorshift,
     tally: &mut Tally,
 ) -> Result<(), String> {
     let config = tabuleiro::game::default_config::<G>();
@@ -294,7 +281,7 @@ struct Soak {
 impl GameVisitor for Soak {
     type Output = Tally;
     fn visit<G: Game>(self) -> Tally {
-        let mut rng = Rng(self.seed | 1);
+        let mut rng = Xorshift::new(self.seed);
         let mut tally = Tally::default();
         let mut memory: Vec<(u64, u64)> = Vec::new();
         let start = || -> [Engine; 2] {
