@@ -4,7 +4,7 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use naive::fabrik::Naive;
+use naive::{engine_move_texts, fabrik::Naive};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
@@ -20,14 +20,6 @@ fn start() -> Fabrik {
 
 fn fen(text: &str) -> Fabrik {
     Fabrik::from_fen(&default_config::<Fabrik>(), text).unwrap()
-}
-
-fn sorted_moves(state: &Fabrik) -> Vec<String> {
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    let mut texts: Vec<String> = moves.iter().map(|&mv| state.format_move(mv)).collect();
-    texts.sort();
-    texts
 }
 
 fn play(state: &mut Fabrik, text: &str) {
@@ -55,7 +47,7 @@ fn naive_generator_agrees_over_random_games_of_every_size() {
                 loop {
                     let mut expected = naive.moves();
                     expected.sort();
-                    let got = sorted_moves(&state);
+                    let got = engine_move_texts(&state);
                     assert_eq!(got, expected, "{}", state.fen());
                     assert_eq!(state.count_moves(), got.len() as u64, "{}", state.fen());
                     positions += 1;
@@ -128,7 +120,7 @@ fn setup_plies_and_the_pass_rule() {
     );
     // White places on e5, seen by both (diagonal between d4 and f6).
     assert_eq!(
-        sorted_moves(&state).len(),
+        engine_move_texts(&state).len(),
         before.count_moves() as usize - 1
     );
     play(&mut state, "e5");
@@ -204,10 +196,10 @@ fn sight_is_blocked_by_stones_and_by_the_other_worker() {
         .map(|s| s.to_string())
         .collect();
     expected.sort();
-    assert_eq!(sorted_moves(&aligned), expected);
+    assert_eq!(engine_move_texts(&aligned), expected);
     // A stone on a3 hides a2 from a5 and a4 from a1.
     let blocked = fen("10o/11/11/11/11/11/w10/11/x10/11/w10 x 2");
-    let placements: Vec<String> = sorted_moves(&blocked)
+    let placements: Vec<String> = engine_move_texts(&blocked)
         .into_iter()
         .filter(|m| m.len() <= 3)
         .collect();
@@ -230,7 +222,7 @@ fn a_line_of_line_length_wins() {
     play(&mut state, "g5");
     assert_eq!(state.outcome(), Some(Outcome::Win(Player::P1)));
     assert_eq!(state.count_moves(), 0);
-    assert!(sorted_moves(&state).is_empty());
+    assert!(engine_move_texts(&state).is_empty());
     assert!(matches!(
         state.legal_move("a2"),
         Err(MoveError::GameOver(_))
@@ -298,7 +290,7 @@ fn a_side_that_cannot_place_loses() {
     .unwrap();
     assert_eq!(stuck.phase(), Phase::Play);
     assert_eq!(stuck.count_moves(), 0);
-    assert!(sorted_moves(&stuck).is_empty());
+    assert!(engine_move_texts(&stuck).is_empty());
     assert_eq!(stuck.outcome(), Some(Outcome::Win(Player::P2)));
     // The same board with white to move: white loses.
     let stuck_white = Fabrik::from_fen(
