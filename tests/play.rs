@@ -16,6 +16,10 @@ use tabuleiro::games::{self, GameVisitor};
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Level, Policy, SearchLimits, Strategy};
 
+#[path = "common/process.rs"]
+mod process;
+use process::wait_with_limit;
+
 const BIN: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
 fn spawn(args: &[&str]) -> Child {
@@ -51,18 +55,7 @@ fn run(args: &[&str], input: &[u8], limit: Duration) -> (Option<i32>, String, St
         let _ = stderr.read_to_string(&mut text);
         text
     });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("tabuleiro {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_with_limit(&mut child, limit, &format!("tabuleiro {args:?}"));
     let _ = writer.join();
     (
         status.code(),
@@ -410,47 +403,34 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
 #[test]
 fn neutreeko_first_hint_and_engine_move_use_the_tablebase() {
     let drawing = ["b1c1", "d1c1"];
-    let hint_args = [
-        "play",
-        "--game",
-        "neutreeko",
-        "--p1",
-        "human",
-        "--p2",
-        "human",
-        "--movetime",
-        "20",
-    ];
-    let (code, out, err) = run(&hint_args, b"hint\nquit\n", Duration::from_secs(60));
-    assert_eq!(code, Some(0), "{err}");
-    let hint = out
-        .lines()
-        .find_map(|line| line.split("Hint: ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no hint in:\n{out}"));
-    assert!(drawing.contains(&hint), "hint {hint} at ply 0:\n{out}");
-    let engine_args = [
-        "play",
-        "--game",
-        "neutreeko",
-        "--p1",
-        "engine",
-        "--p2",
-        "human",
-        "--movetime",
-        "20",
-    ];
-    let (code, out, err) = run(&engine_args, b"quit\n", Duration::from_secs(60));
-    assert_eq!(code, Some(0), "{err}");
-    let played = out
-        .lines()
-        .find_map(|line| line.split(" plays ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no engine move in:\n{out}"));
-    assert!(
-        drawing.contains(&played),
-        "engine played {played} at ply 0:\n{out}"
-    );
+    // The hint to a human p1, then the move of an engine p1: the word after `said`.
+    for (p1, input, said) in [
+        ("human", "hint\nquit\n", "Hint: "),
+        ("engine", "quit\n", " plays "),
+    ] {
+        let args = [
+            "play",
+            "--game",
+            "neutreeko",
+            "--p1",
+            p1,
+            "--p2",
+            "human",
+            "--movetime",
+            "20",
+        ];
+        let (code, out, err) = run(&args, input.as_bytes(), Duration::from_secs(60));
+        assert_eq!(code, Some(0), "{err}");
+        let first = out
+            .lines()
+            .find_map(|line| line.split(said).nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no '{said}' in:\n{out}"));
+        assert!(
+            drawing.contains(&first),
+            "{p1} p1: {first} at ply 0:\n{out}"
+        );
+    }
 }
 
 #[test]
