@@ -4,7 +4,7 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use naive::{engine_move_texts, fabrik::Naive};
+use naive::{engine_move_texts, engine_play, fabrik::Naive};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
@@ -20,13 +20,6 @@ fn start() -> Fabrik {
 
 fn fen(text: &str) -> Fabrik {
     Fabrik::from_fen(&default_config::<Fabrik>(), text).unwrap()
-}
-
-fn play(state: &mut Fabrik, text: &str) {
-    let mv = state
-        .legal_move(text)
-        .unwrap_or_else(|e| panic!("{text} in {}: {e}", state.fen()));
-    state.play(mv);
 }
 
 fn is_legal(state: &Fabrik, text: &str) -> bool {
@@ -69,7 +62,7 @@ fn naive_generator_agrees_over_random_games_of_every_size() {
                     }
                     relocations += got.iter().filter(|m| m.len() > 4).count();
                     let text = &got[rng.random_range(0..got.len())];
-                    play(&mut state, text);
+                    engine_play(&mut state, text);
                     naive.play(text);
                     assert_eq!(
                         state.side_to_move() == Player::P1,
@@ -94,18 +87,18 @@ fn setup_plies_and_the_pass_rule() {
     let mut state = start();
     assert_eq!(state.phase(), Phase::Workers);
     assert!(!is_legal(&state, "pass"), "pass at ply 1");
-    play(&mut state, "d4");
+    engine_play(&mut state, "d4");
     assert_eq!(state.side_to_move(), Player::P2);
     assert!(!is_legal(&state, "pass"), "pass at ply 2");
     assert!(!is_legal(&state, "d4"), "a worker on a worker");
-    play(&mut state, "f6");
+    engine_play(&mut state, "f6");
     assert_eq!(state.phase(), Phase::Choose);
     assert_eq!(state.side_to_move(), Player::P1);
     assert!(is_legal(&state, "pass"));
     // No relocation before the first stone.
     assert!(!is_legal(&state, "d4d5e5"));
     let before = state;
-    play(&mut state, "pass");
+    engine_play(&mut state, "pass");
     assert_eq!(state.fen(), "11/11/11/11/11/5w5/11/3w7/11/11/11 o 3");
     assert_eq!(
         state.side_to_move(),
@@ -123,19 +116,19 @@ fn setup_plies_and_the_pass_rule() {
         engine_move_texts(&state).len(),
         before.count_moves() as usize - 1
     );
-    play(&mut state, "e5");
+    engine_play(&mut state, "e5");
     assert_eq!(state.side_to_move(), Player::P1);
     assert_eq!(state.phase(), Phase::Play);
     assert!(!is_legal(&state, "pass"), "pass later");
     // Black starting instead: after its stone white moves, then black again.
     let mut other = before;
-    play(&mut other, "e5");
+    engine_play(&mut other, "e5");
     assert_eq!(other.side_to_move(), Player::P2);
     assert!(
         !is_legal(&other, "pass"),
         "white at ply 4 after black started"
     );
-    play(&mut other, "d6");
+    engine_play(&mut other, "d6");
     assert_eq!(other.side_to_move(), Player::P1);
     // Passing is also in the FEN: two workers, no stone, white to move.
     let passed = fen("11/11/11/11/11/5w5/11/3w7/11/11/11 o 3");
@@ -219,7 +212,7 @@ fn a_line_of_line_length_wins() {
     // Black c5 d5 e5 f5, workers g1 and g9 both see g5.
     let mut state = fen("o1o1o1o4/11/6w4/11/11/11/2xxxx5/11/11/11/6w4 x 8");
     assert_eq!(state.outcome(), None);
-    play(&mut state, "g5");
+    engine_play(&mut state, "g5");
     assert_eq!(state.outcome(), Some(Outcome::Win(Player::P1)));
     assert_eq!(state.count_moves(), 0);
     assert!(engine_move_texts(&state).is_empty());
@@ -229,14 +222,14 @@ fn a_line_of_line_length_wins() {
     ));
     // Longer than the line length also wins (c5..f5 and h5, g5 joins them: six).
     let mut long = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxx1x3/11/11/11/6w4 x 10");
-    play(&mut long, "g5");
+    engine_play(&mut long, "g5");
     assert_eq!(long.outcome(), Some(Outcome::Win(Player::P1)));
     // LineLength 4: three plus one.
     let four = config(11, 4);
     let mut short =
         Fabrik::from_fen(&four, "o1o1o6/11/6w4/11/11/11/3xxx5/11/11/11/6w4 x 6").unwrap();
     assert_eq!(short.outcome(), None);
-    play(&mut short, "g5");
+    engine_play(&mut short, "g5");
     assert_eq!(short.outcome(), Some(Outcome::Win(Player::P1)));
     // A FEN with a line already made is over, won by the side that made it.
     let over = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxxx4/11/11/11/6w4 o 11");
@@ -244,7 +237,7 @@ fn a_line_of_line_length_wins() {
     assert_eq!(over.count_moves(), 0);
     // White wins the same way.
     let mut white = fen("x1x1x1x1x2/11/6w4/11/11/11/2oooo5/11/11/11/6w4 o 10");
-    play(&mut white, "g5");
+    engine_play(&mut white, "g5");
     assert_eq!(white.outcome(), Some(Outcome::Win(Player::P2)));
 }
 
@@ -257,7 +250,7 @@ fn a_worker_breaks_a_line() {
     // Moving that worker away and filling its square makes the line: c5 → c7 sees c5,
     // and c1 sees c5 up the c-file.
     let mut filled = state;
-    play(&mut filled, "c5c7c5");
+    engine_play(&mut filled, "c5c7c5");
     assert_eq!(filled.outcome(), Some(Outcome::Win(Player::P1)));
     // With the worker left in place, no other placement makes a line (only c5 joins
     // a5 b5 and d5 e5).

@@ -5,7 +5,7 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use naive::{engine_move_texts, frozenforest::Naive};
+use naive::{engine_move_texts, engine_play, frozenforest::Naive};
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::frozenforest::sight::{CELLS, tables};
 use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase, evaluate};
@@ -19,13 +19,6 @@ fn fen(text: &str) -> FrozenForest {
     match FrozenForest::from_fen(&default_config::<FrozenForest>(), text) {
         Ok(position) => position,
         Err(why) => panic!("{text}: {why}"),
-    }
-}
-
-fn play(position: &mut FrozenForest, text: &str) {
-    match position.legal_move(text) {
-        Ok(mv) => position.play(mv),
-        Err(why) => panic!("{text} in {}: {why}", position.fen()),
     }
 }
 
@@ -49,7 +42,7 @@ fn compare_tree(naive: &Naive, position: &FrozenForest, depth: u32) {
         let mut n = naive.clone();
         n.play(c);
         let mut p = *position;
-        play(&mut p, &Naive::name(c));
+        engine_play(&mut p, &Naive::name(c));
         compare_tree(&n, &p, depth - 1);
     }
 }
@@ -70,12 +63,12 @@ fn naive_generator_agrees_on_small_forests() {
 fn mina_placements_42_from_a_corner_35_from_e5() {
     for corner in ["a1", "a10", "j1", "j10"] {
         let mut position = start(10);
-        play(&mut position, corner);
+        engine_play(&mut position, corner);
         assert_eq!(position.phase(), Phase::PlaceMina);
         assert_eq!(position.count_moves(), 42, "Yuki on {corner}");
     }
     let mut position = start(10);
-    play(&mut position, "e5");
+    engine_play(&mut position, "e5");
     assert_eq!(position.count_moves(), 35);
     assert_eq!(
         position.fen(),
@@ -160,7 +153,7 @@ fn the_tree_mina_leaves_blocks_after_her_move() {
         engine_move_texts(&position),
         ["a10", "a3", "a4", "a5", "a6", "a7", "a8", "a9"]
     );
-    play(&mut position, "a3");
+    engine_play(&mut position, "a3");
     assert_eq!(position.fen(), "10/10/10/10/10/10/10/m9/t9/y9 y 6");
     assert!(!position.sees(0, 20));
     // Yuki may eat that tree: from a2 Mina is next to him.
@@ -237,7 +230,7 @@ fn the_end_comes_when_a_side_has_no_move() {
     // A live position has no outcome.
     let mut position = start(10);
     assert_eq!(position.outcome(), None);
-    play(&mut position, "e5");
+    engine_play(&mut position, "e5");
     assert_eq!(position.outcome(), None);
     // A forest with no tree left: Yuki cannot even be placed.
     let bare = fen("10/10/10/10/10/10/10/10/10/10 y 0");
@@ -248,16 +241,16 @@ fn the_end_comes_when_a_side_has_no_move() {
 fn the_tiebreak_count_is_what_yuki_ate() {
     let mut position = start(10);
     assert_eq!(position.tiebreak_count(), 0);
-    play(&mut position, "a1");
+    engine_play(&mut position, "a1");
     assert_eq!(position.tiebreak_count(), 1);
-    play(&mut position, "c3");
+    engine_play(&mut position, "c3");
     assert_eq!(position.tiebreak_count(), 1);
     // a1 → b2 would face c3 through nothing (adjacent): legal.
-    play(&mut position, "b2");
+    engine_play(&mut position, "b2");
     assert_eq!(position.tiebreak_count(), 2);
     // With Trees 4, counted from 16.
     let mut small = start(4);
-    play(&mut small, "d4");
+    engine_play(&mut small, "d4");
     assert_eq!(small.tiebreak_count(), 1);
     assert_eq!(small.trees_eaten(), 1);
     // A FEN is read under the config's Trees option: 100 − 97 trees on the board
