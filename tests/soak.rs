@@ -15,14 +15,18 @@
 //! illegal moves, protocol errors, and each engine's resident memory over the games,
 //! and fails if any count is not zero or memory grows.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player, Record};
 use tabuleiro::games::{self, GameVisitor};
 use tabuleiro::rng::Xorshift;
+
+#[path = "common/process.rs"]
+mod process;
+use process::NotSeen;
 
 /// Replies slower than this mean the engine hangs.
 const HANG: Duration = Duration::from_secs(10);
@@ -48,16 +52,8 @@ impl Engine {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("start: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let lines = process::lines_of(child.stdout.take().ok_or("no stdout")?);
         let stdin = child.stdin.take().ok_or("no stdin")?;
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut engine = Engine {
             child,
             stdin,
@@ -81,27 +77,19 @@ impl Engine {
         self.until_within(prefix, HANG)
     }
 
+    /// The lines up to `prefix`; an error line of the engine ends the wait early.
     fn until_within(&mut self, prefix: &str, patience: Duration) -> Result<Vec<String>, String> {
-        let deadline = Instant::now() + patience;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    if line.starts_with("info string error") {
-                        return Err(format!("protocol error: {line}"));
-                    }
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return Ok(seen);
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    return Err(format!("hang: no '{prefix}'"));
-                }
-                Err(_) => return Err(format!("crash: stdout closed before '{prefix}'")),
-            }
+        const ERROR: &str = "info string error";
+        let seen = process::until(&self.lines, patience, |line| {
+            line.starts_with(ERROR) || line.starts_with(prefix)
+        })
+        .map_err(|why| match why {
+            NotSeen::Timeout(_) => format!("hang: no '{prefix}'"),
+            NotSeen::Closed(_) => format!("crash: stdout closed before '{prefix}'"),
+        })?;
+        match seen.last() {
+            Some(line) if line.starts_with(ERROR) => Err(format!("protocol error: {line}")),
+            _ => Ok(seen),
         }
     }
 
