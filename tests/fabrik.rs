@@ -5,10 +5,10 @@
 mod naive;
 
 use naive::{engine_move_texts, engine_play, fabrik::Naive};
-use rand::{RngExt, SeedableRng, rngs::StdRng};
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
 use tabuleiro::perft::perft;
+use tabuleiro::rng::Xorshift;
 
 fn config(size: u8, line_length: u8) -> Config {
     Fabrik::config(&[i64::from(size), i64::from(line_length)]).unwrap()
@@ -28,7 +28,7 @@ fn is_legal(state: &Fabrik, text: &str) -> bool {
 
 #[test]
 fn naive_generator_agrees_over_random_games_of_every_size() {
-    let mut rng = StdRng::seed_from_u64(55);
+    let mut rng = Xorshift::new(55);
     let mut positions = 0;
     let mut relocations = 0;
     let mut no_placement = 0;
@@ -61,7 +61,7 @@ fn naive_generator_agrees_over_random_games_of_every_size() {
                         break;
                     }
                     relocations += got.iter().filter(|m| m.len() > 4).count();
-                    let text = &got[rng.random_range(0..got.len())];
+                    let text = &got[rng.index(got.len())];
                     engine_play(&mut state, text);
                     naive.play(text);
                     assert_eq!(
@@ -322,7 +322,7 @@ fn a_side_that_cannot_place_loses() {
 
 #[test]
 fn fen_move_and_hash_round_trips_over_random_games() {
-    let mut rng = StdRng::seed_from_u64(7);
+    let mut rng = Xorshift::new(7);
     let mut checked = 0;
     for game in 0..30 {
         let config = config(7 + (game % 5) as u8, 4 + (game % 2) as u8);
@@ -350,7 +350,7 @@ fn fen_move_and_hash_round_trips_over_random_games() {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[rng.random_range(0..moves.len())];
+            let mv = moves[rng.index(moves.len())];
             state.play(mv);
             checked += 1;
         }
@@ -472,12 +472,12 @@ fn bad_moves_are_errors_and_never_panic() {
     ));
     assert!(matches!(state.legal_move("d4"), Err(MoveError::Illegal(_))));
     // Random bytes never panic.
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = Xorshift::new(3);
     let alphabet: Vec<char> = "abcdefghijkpas0123456789 éw".chars().collect();
     for _ in 0..20_000 {
-        let length = rng.random_range(0..9);
+        let length = rng.index(9);
         let text: String = (0..length)
-            .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+            .map(|_| alphabet[rng.index(alphabet.len())])
             .collect();
         let _ = state.legal_move(&text);
         let _ = Fabrik::from_fen(&config(7, 5), &text);
