@@ -28,6 +28,7 @@ use tabuleiro::game::{Game, Outcome, Player};
 use tabuleiro::games::frozenforest::{
     Config, FrozenForest, FrozenForestEval, Move, Weights, seed_heuristic,
 };
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::time::Budget;
 use tabuleiro::search::{AlphaBeta, NoOracle, Policy, SearchLimits};
 
@@ -103,18 +104,6 @@ const VARIANTS: &[(&str, Weights)] = &[
     ),
 ];
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 enum Contestant {
     /// Alpha-beta for both roles with the given weights.
     Engine {
@@ -147,11 +136,11 @@ impl Contestant {
         }
     }
 
-    fn choose(&mut self, position: &FrozenForest, history: &[u64], rng: &mut Rng) -> Move {
+    fn choose(&mut self, position: &FrozenForest, history: &[u64], rng: &mut Xorshift) -> Move {
         let mut moves = Vec::new();
         position.generate_moves(&mut moves);
         match self {
-            Contestant::Random => moves[rng.below(moves.len())],
+            Contestant::Random => moves[rng.index(moves.len())],
             Contestant::Minimax2 => minimax2(position, &moves, rng),
             Contestant::Full { searcher, limits } => {
                 let stop = Arc::new(AtomicBool::new(false));
@@ -178,7 +167,7 @@ impl Contestant {
 const WIN: i32 = 1_000_000;
 
 /// Two plies of minimax on the seed's heuristic, ties broken at random.
-fn minimax2(position: &FrozenForest, moves: &[Move], rng: &mut Rng) -> Move {
+fn minimax2(position: &FrozenForest, moves: &[Move], rng: &mut Xorshift) -> Move {
     let mut best = Vec::new();
     let mut best_value = i32::MIN;
     let mut replies = Vec::new();
@@ -213,7 +202,7 @@ fn minimax2(position: &FrozenForest, moves: &[Move], rng: &mut Rng) -> Move {
             best.push(mv);
         }
     }
-    best[rng.below(best.len())]
+    best[rng.index(best.len())]
 }
 
 /// Plays one game from `position`; returns the winner and the trees eaten.
@@ -221,7 +210,7 @@ fn play_game(
     mut position: FrozenForest,
     yuki: &mut Contestant,
     mina: &mut Contestant,
-    rng: &mut Rng,
+    rng: &mut Xorshift,
 ) -> (Player, u32) {
     yuki.new_game();
     mina.new_game();
@@ -311,12 +300,12 @@ fn time_limits(ms: u64) -> SearchLimits {
 }
 
 /// Random placements for both (ply 1 and 2).
-fn random_opening(rng: &mut Rng) -> FrozenForest {
+fn random_opening(rng: &mut Xorshift) -> FrozenForest {
     let mut position = FrozenForest::start(&Config { trees: 10 });
     for _ in 0..2 {
         let mut moves = Vec::new();
         position.generate_moves(&mut moves);
-        position.play(moves[rng.below(moves.len())]);
+        position.play(moves[rng.index(moves.len())]);
     }
     position
 }
@@ -325,7 +314,7 @@ fn versus(a: &str, b: &str, games: usize, nodes: u64) {
     let (wa, wb) = (variant(a), variant(b));
     let mut pa = Contestant::engine(wa, nodes_limits(nodes));
     let mut pb = Contestant::engine(wb, nodes_limits(nodes));
-    let mut rng = Rng(0x00f0_e57f_0e57);
+    let mut rng = Xorshift::new(0x00f0_e57f_0e57);
     // [a as Yuki wins, a as Mina wins], out of games/2 each.
     let mut a_wins = [0, 0];
     let pairs = games.div_ceil(2);
@@ -364,7 +353,7 @@ fn limits(text: &str) -> SearchLimits {
 }
 
 fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
-    let mut rng = Rng(0x5eed_0000_0001);
+    let mut rng = Xorshift::new(0x5eed_0000_0001);
     let mut engine = if variant_name == "engine" {
         let mut searcher = Box::new(Policy::standard(16, &Config { trees: 10 }));
         searcher.prepare();

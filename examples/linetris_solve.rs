@@ -27,6 +27,18 @@ fn default_path() -> String {
     }
 }
 
+/// The position after the columns `moves` (`"4453"`), as the test file writes them.
+fn after_columns(config: &Config, moves: &str) -> Linetris {
+    let mut state = Linetris::start(config);
+    for c in moves.chars() {
+        let mv = state
+            .legal_move(&c.to_string())
+            .expect("legal move in file");
+        state.play(mv);
+    }
+    state
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (path, strips): (String, Vec<usize>) = match args.split_first() {
@@ -84,13 +96,7 @@ fn main() {
         let mut positions = Vec::new();
         for (moves, expected) in &lines {
             let keep = moves.len().saturating_sub(strip);
-            let mut state = Linetris::start(&config);
-            for c in moves[..keep].chars() {
-                let mv = state
-                    .legal_move(&c.to_string())
-                    .expect("legal move in file");
-                state.play(mv);
-            }
+            let state = after_columns(&config, &moves[..keep]);
             if state.outcome().is_some() {
                 continue;
             }
@@ -147,13 +153,7 @@ fn main() {
     // Warm up the engine's solver (allocating its table) before timing it.
     // (The first position of the file; the empty board would take far too long.)
     if let Some((moves, _)) = lines.first() {
-        let mut state = Linetris::start(&config);
-        for c in moves.chars() {
-            let mv = state
-                .legal_move(&c.to_string())
-                .expect("legal move in file");
-            state.play(mv);
-        }
+        let state = after_columns(&config, moves);
         let _ = oracle.solve(&state, &stop);
     }
     // The whole `Oracle::solve` (score, best move, conversion to plies) on the set.
@@ -161,13 +161,7 @@ fn main() {
     let mut total_nodes = 0u64;
     let mut mismatches = 0;
     for (moves, expected) in &lines {
-        let mut state = Linetris::start(&config);
-        for c in moves.chars() {
-            let mv = state
-                .legal_move(&c.to_string())
-                .expect("legal move in file");
-            state.play(mv);
-        }
+        let state = after_columns(&config, moves);
         let mut best_ns = u128::MAX;
         let mut solution = None;
         for _ in 0..repeat {

@@ -7,17 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use tabuleiro::game::{Game, Outcome};
 use tabuleiro::games::talpa::{Talpa, safe_removals, separation};
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::{Policy, SearchLimits};
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize % n
-    }
-}
 
 fn features(p: &Talpa) -> Vec<(&'static str, i32)> {
     let us = p.side_to_move();
@@ -55,13 +46,13 @@ fn main() {
     // (phase bucket, feature) -> [wins with >0, games with >0, wins with <0, games with <0]
     let mut table: std::collections::BTreeMap<(u32, &'static str), [u32; 4]> = Default::default();
     for game in 0..games {
-        let mut rng = Rng(game as u64 * 7919 + 13);
+        let mut rng = Xorshift::new(game as u64 * 7919 + 13);
         let mut p = Talpa::start(&config);
         let mut seen = Vec::new();
         for _ in 0..4 {
             let mut m = Vec::new();
             p.generate_moves(&mut m);
-            p.play(m[rng.below(m.len())]);
+            p.play(m[rng.index(m.len())]);
         }
         searcher.clear();
         while p.outcome().is_none() {

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use tabuleiro::game::{Game, Player};
 use tabuleiro::games::talpa::{Geometry, Talpa};
+use tabuleiro::rng::Xorshift;
 
 /// The same as [`Geometry::flood`], with each round filling whole straight runs
 /// (Kogge-Stone doubling in the four directions) instead of one step: fewer rounds,
@@ -82,17 +83,14 @@ fn main() {
 
     // (empty squares, emptied square) after every move of every game.
     let mut samples: Vec<(u128, u8)> = Vec::new();
-    let mut seed = 0x5eed_u64;
+    let mut rng = Xorshift::new(0x5eed);
     for _ in 0..games {
         let mut position = Talpa::start(&config);
         let mut moves = Vec::new();
         while position.outcome().is_none() {
             moves.clear();
             position.generate_moves(&mut moves);
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mv = moves[(seed % moves.len() as u64) as usize];
+            let mv = moves[rng.index(moves.len())];
             position.play(mv);
             samples.push((position.empty(), mv.emptied()));
         }

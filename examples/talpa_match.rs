@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player};
 use tabuleiro::games::talpa::{EvalParams, Move, Talpa, TalpaEval};
+use tabuleiro::rng::Xorshift;
 use tabuleiro::search::time::Budget;
 use tabuleiro::search::{NoOracle, Policy, SearchLimits};
 
@@ -101,19 +102,8 @@ const VARIANTS: [(&str, EvalParams); 10] = [
     ),
 ];
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as usize % n
-    }
-}
-
 trait Agent {
-    fn choose(&mut self, position: &Talpa, rng: &mut Rng) -> Move;
+    fn choose(&mut self, position: &Talpa, rng: &mut Xorshift) -> Move;
     fn new_game(&mut self) {}
 }
 
@@ -132,7 +122,7 @@ struct SearchAgent {
 }
 
 impl Agent for SearchAgent {
-    fn choose(&mut self, position: &Talpa, _rng: &mut Rng) -> Move {
+    fn choose(&mut self, position: &Talpa, _rng: &mut Xorshift) -> Move {
         let root = *position;
         let limits = match self.movetime {
             Limit::Time(t) => SearchLimits {
@@ -191,7 +181,7 @@ fn longest_region(position: &Talpa, player: Player) -> (u32, u32) {
 struct Greedy;
 
 impl Agent for Greedy {
-    fn choose(&mut self, position: &Talpa, rng: &mut Rng) -> Move {
+    fn choose(&mut self, position: &Talpa, rng: &mut Xorshift) -> Move {
         let us = position.side_to_move();
         let mut moves = Vec::new();
         position.generate_moves(&mut moves);
@@ -216,17 +206,17 @@ impl Agent for Greedy {
                 best.push(mv);
             }
         }
-        best[rng.below(best.len())]
+        best[rng.index(best.len())]
     }
 }
 
 struct RandomAgent;
 
 impl Agent for RandomAgent {
-    fn choose(&mut self, position: &Talpa, rng: &mut Rng) -> Move {
+    fn choose(&mut self, position: &Talpa, rng: &mut Xorshift) -> Move {
         let mut moves = Vec::new();
         position.generate_moves(&mut moves);
-        moves[rng.below(moves.len())]
+        moves[rng.index(moves.len())]
     }
 }
 
@@ -285,7 +275,8 @@ fn main() {
         let pair = game / 2;
         let a_is_red = game % 2 == 0;
         // The same opening for both games of a pair.
-        let mut opening_rng = Rng(0x9e37_79b9 ^ (pair as u64 + 1).wrapping_mul(0x1234_5677));
+        let mut opening_rng =
+            Xorshift::new(0x9e37_79b9 ^ (pair as u64 + 1).wrapping_mul(0x1234_5677));
         let mut position = Talpa::start(&config);
         for _ in 0..opening {
             if position.outcome().is_some() {
@@ -293,9 +284,10 @@ fn main() {
             }
             let mut moves = Vec::new();
             position.generate_moves(&mut moves);
-            position.play(moves[opening_rng.below(moves.len())]);
+            position.play(moves[opening_rng.index(moves.len())]);
         }
-        let mut rng = Rng(0xdead_beef ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng =
+            Xorshift::new(0xdead_beef ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         a.new_game();
         b.new_game();
         let mut removal_from = None;

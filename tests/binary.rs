@@ -1,14 +1,17 @@
 //! Smoke tests of the real binary over pipes: start, search control, exit.
 //! Every wait has a timeout, so a hung engine fails the test instead of hanging CI.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 #[path = "common/hog.rs"]
 mod hog;
+#[path = "common/process.rs"]
+mod process;
 use hog::Hog;
+use process::NotSeen;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -27,15 +30,7 @@ impl Engine {
             .stderr(Stdio::null())
             .spawn()
             .expect("the binary starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = process::lines_of(child.stdout.take().expect("stdout is piped"));
         let stdin = child.stdin.take();
         Engine {
             child,
@@ -52,22 +47,11 @@ impl Engine {
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + WAIT;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' line; saw {seen:?}"),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("engine closed stdout before '{prefix}'; saw {seen:?}")
-                }
+        match process::until(&self.lines, WAIT, |line| line.starts_with(prefix)) {
+            Ok(seen) => seen,
+            Err(NotSeen::Timeout(seen)) => panic!("no '{prefix}' line; saw {seen:?}"),
+            Err(NotSeen::Closed(seen)) => {
+                panic!("engine closed stdout before '{prefix}'; saw {seen:?}")
             }
         }
     }
@@ -90,14 +74,8 @@ impl Engine {
     }
 
     fn exit_code(&mut self) -> i32 {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status.code().unwrap_or(-1);
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let status = process::wait_with_limit(&mut self.child, WAIT, "the engine's exit");
+        status.code().unwrap_or(-1)
     }
 }
 

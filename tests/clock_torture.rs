@@ -18,9 +18,12 @@ use tabuleiro::games;
 
 #[path = "common/hog.rs"]
 mod hog;
+#[path = "common/json_line.rs"]
+mod json_line;
 #[path = "common/process.rs"]
 mod process;
 use hog::Hog;
+use json_line::{field, numbers};
 use process::wait_with_limit;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
@@ -41,28 +44,6 @@ const ABNORMAL: [&str; 6] = [
     "garbage",
     "malformed",
 ];
-
-/// The string value of `"key":"…"` in one of our JSON lines.
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    let pattern = format!("\"{key}\":\"");
-    line.find(&pattern)
-        .map(|at| &line[at + pattern.len()..])
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or("")
-}
-
-/// The numbers of `"key":[…]` in one of our JSON lines.
-fn numbers(line: &str, key: &str) -> Vec<u64> {
-    let pattern = format!("\"{key}\":[");
-    let Some(at) = line.find(&pattern) else {
-        return Vec::new();
-    };
-    let rest = &line[at + pattern.len()..];
-    rest[..rest.find(']').unwrap_or(0)]
-        .split(',')
-        .filter_map(|n| n.parse().ok())
-        .collect()
-}
 
 /// One match: its summary line, and the details of its abnormal endings.
 fn torture(game: &str, control: &[&str], games_per_run: u32) -> (String, Vec<String>) {
@@ -106,16 +87,17 @@ fn torture(game: &str, control: &[&str], games_per_run: u32) -> (String, Vec<Str
         return (format!("{label}: the match failed"), vec![stderr]);
     }
     let lines: Vec<&str> = text.lines().collect();
-    let mut reasons: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
     let mut times: Vec<u64> = Vec::new();
     let mut abnormal = Vec::new();
     for line in &lines {
-        let reason = field(line, "reason");
-        *reasons.entry(reason).or_default() += 1;
+        let reason = field(line, "reason").unwrap_or_default();
         times.extend(numbers(line, "move_ms"));
-        if ABNORMAL.contains(&reason) {
-            abnormal.push(format!("{label}: {reason}: {}", field(line, "detail")));
+        if ABNORMAL.contains(&reason.as_str()) {
+            let detail = field(line, "detail").unwrap_or_default();
+            abnormal.push(format!("{label}: {reason}: {detail}"));
         }
+        *reasons.entry(reason).or_default() += 1;
     }
     times.sort_unstable();
     let figures = match times.last() {
@@ -128,7 +110,7 @@ fn torture(game: &str, control: &[&str], games_per_run: u32) -> (String, Vec<Str
     };
     let others: Vec<String> = reasons
         .iter()
-        .filter(|(reason, _)| !matches!(**reason, "rules" | "time"))
+        .filter(|(reason, _)| !matches!(reason.as_str(), "rules" | "time"))
         .map(|(reason, n)| format!("{reason} {n}"))
         .collect();
     let line = format!(

@@ -4,11 +4,11 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use naive::fabrik::Naive;
-use rand::{RngExt, SeedableRng, rngs::StdRng};
+use naive::{engine_move_texts, engine_play, fabrik::Naive};
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
 use tabuleiro::perft::perft;
+use tabuleiro::rng::Xorshift;
 
 fn config(size: u8, line_length: u8) -> Config {
     Fabrik::config(&[i64::from(size), i64::from(line_length)]).unwrap()
@@ -22,28 +22,13 @@ fn fen(text: &str) -> Fabrik {
     Fabrik::from_fen(&default_config::<Fabrik>(), text).unwrap()
 }
 
-fn sorted_moves(state: &Fabrik) -> Vec<String> {
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    let mut texts: Vec<String> = moves.iter().map(|&mv| state.format_move(mv)).collect();
-    texts.sort();
-    texts
-}
-
-fn play(state: &mut Fabrik, text: &str) {
-    let mv = state
-        .legal_move(text)
-        .unwrap_or_else(|e| panic!("{text} in {}: {e}", state.fen()));
-    state.play(mv);
-}
-
 fn is_legal(state: &Fabrik, text: &str) -> bool {
     state.legal_move(text).is_ok()
 }
 
 #[test]
 fn naive_generator_agrees_over_random_games_of_every_size() {
-    let mut rng = StdRng::seed_from_u64(55);
+    let mut rng = Xorshift::new(55);
     let mut positions = 0;
     let mut relocations = 0;
     let mut no_placement = 0;
@@ -55,7 +40,7 @@ fn naive_generator_agrees_over_random_games_of_every_size() {
                 loop {
                     let mut expected = naive.moves();
                     expected.sort();
-                    let got = sorted_moves(&state);
+                    let got = engine_move_texts(&state);
                     assert_eq!(got, expected, "{}", state.fen());
                     assert_eq!(state.count_moves(), got.len() as u64, "{}", state.fen());
                     positions += 1;
@@ -76,8 +61,8 @@ fn naive_generator_agrees_over_random_games_of_every_size() {
                         break;
                     }
                     relocations += got.iter().filter(|m| m.len() > 4).count();
-                    let text = &got[rng.random_range(0..got.len())];
-                    play(&mut state, text);
+                    let text = &got[rng.index(got.len())];
+                    engine_play(&mut state, text);
                     naive.play(text);
                     assert_eq!(
                         state.side_to_move() == Player::P1,
@@ -102,18 +87,18 @@ fn setup_plies_and_the_pass_rule() {
     let mut state = start();
     assert_eq!(state.phase(), Phase::Workers);
     assert!(!is_legal(&state, "pass"), "pass at ply 1");
-    play(&mut state, "d4");
+    engine_play(&mut state, "d4");
     assert_eq!(state.side_to_move(), Player::P2);
     assert!(!is_legal(&state, "pass"), "pass at ply 2");
     assert!(!is_legal(&state, "d4"), "a worker on a worker");
-    play(&mut state, "f6");
+    engine_play(&mut state, "f6");
     assert_eq!(state.phase(), Phase::Choose);
     assert_eq!(state.side_to_move(), Player::P1);
     assert!(is_legal(&state, "pass"));
     // No relocation before the first stone.
     assert!(!is_legal(&state, "d4d5e5"));
     let before = state;
-    play(&mut state, "pass");
+    engine_play(&mut state, "pass");
     assert_eq!(state.fen(), "11/11/11/11/11/5w5/11/3w7/11/11/11 o 3");
     assert_eq!(
         state.side_to_move(),
@@ -128,22 +113,22 @@ fn setup_plies_and_the_pass_rule() {
     );
     // White places on e5, seen by both (diagonal between d4 and f6).
     assert_eq!(
-        sorted_moves(&state).len(),
+        engine_move_texts(&state).len(),
         before.count_moves() as usize - 1
     );
-    play(&mut state, "e5");
+    engine_play(&mut state, "e5");
     assert_eq!(state.side_to_move(), Player::P1);
     assert_eq!(state.phase(), Phase::Play);
     assert!(!is_legal(&state, "pass"), "pass later");
     // Black starting instead: after its stone white moves, then black again.
     let mut other = before;
-    play(&mut other, "e5");
+    engine_play(&mut other, "e5");
     assert_eq!(other.side_to_move(), Player::P2);
     assert!(
         !is_legal(&other, "pass"),
         "white at ply 4 after black started"
     );
-    play(&mut other, "d6");
+    engine_play(&mut other, "d6");
     assert_eq!(other.side_to_move(), Player::P1);
     // Passing is also in the FEN: two workers, no stone, white to move.
     let passed = fen("11/11/11/11/11/5w5/11/3w7/11/11/11 o 3");
@@ -204,10 +189,10 @@ fn sight_is_blocked_by_stones_and_by_the_other_worker() {
         .map(|s| s.to_string())
         .collect();
     expected.sort();
-    assert_eq!(sorted_moves(&aligned), expected);
+    assert_eq!(engine_move_texts(&aligned), expected);
     // A stone on a3 hides a2 from a5 and a4 from a1.
     let blocked = fen("10o/11/11/11/11/11/w10/11/x10/11/w10 x 2");
-    let placements: Vec<String> = sorted_moves(&blocked)
+    let placements: Vec<String> = engine_move_texts(&blocked)
         .into_iter()
         .filter(|m| m.len() <= 3)
         .collect();
@@ -227,24 +212,24 @@ fn a_line_of_line_length_wins() {
     // Black c5 d5 e5 f5, workers g1 and g9 both see g5.
     let mut state = fen("o1o1o1o4/11/6w4/11/11/11/2xxxx5/11/11/11/6w4 x 8");
     assert_eq!(state.outcome(), None);
-    play(&mut state, "g5");
+    engine_play(&mut state, "g5");
     assert_eq!(state.outcome(), Some(Outcome::Win(Player::P1)));
     assert_eq!(state.count_moves(), 0);
-    assert!(sorted_moves(&state).is_empty());
+    assert!(engine_move_texts(&state).is_empty());
     assert!(matches!(
         state.legal_move("a2"),
         Err(MoveError::GameOver(_))
     ));
     // Longer than the line length also wins (c5..f5 and h5, g5 joins them: six).
     let mut long = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxx1x3/11/11/11/6w4 x 10");
-    play(&mut long, "g5");
+    engine_play(&mut long, "g5");
     assert_eq!(long.outcome(), Some(Outcome::Win(Player::P1)));
     // LineLength 4: three plus one.
     let four = config(11, 4);
     let mut short =
         Fabrik::from_fen(&four, "o1o1o6/11/6w4/11/11/11/3xxx5/11/11/11/6w4 x 6").unwrap();
     assert_eq!(short.outcome(), None);
-    play(&mut short, "g5");
+    engine_play(&mut short, "g5");
     assert_eq!(short.outcome(), Some(Outcome::Win(Player::P1)));
     // A FEN with a line already made is over, won by the side that made it.
     let over = fen("o1o1o1o1o2/11/6w4/11/11/11/2xxxxx4/11/11/11/6w4 o 11");
@@ -252,7 +237,7 @@ fn a_line_of_line_length_wins() {
     assert_eq!(over.count_moves(), 0);
     // White wins the same way.
     let mut white = fen("x1x1x1x1x2/11/6w4/11/11/11/2oooo5/11/11/11/6w4 o 10");
-    play(&mut white, "g5");
+    engine_play(&mut white, "g5");
     assert_eq!(white.outcome(), Some(Outcome::Win(Player::P2)));
 }
 
@@ -265,7 +250,7 @@ fn a_worker_breaks_a_line() {
     // Moving that worker away and filling its square makes the line: c5 → c7 sees c5,
     // and c1 sees c5 up the c-file.
     let mut filled = state;
-    play(&mut filled, "c5c7c5");
+    engine_play(&mut filled, "c5c7c5");
     assert_eq!(filled.outcome(), Some(Outcome::Win(Player::P1)));
     // With the worker left in place, no other placement makes a line (only c5 joins
     // a5 b5 and d5 e5).
@@ -298,7 +283,7 @@ fn a_side_that_cannot_place_loses() {
     .unwrap();
     assert_eq!(stuck.phase(), Phase::Play);
     assert_eq!(stuck.count_moves(), 0);
-    assert!(sorted_moves(&stuck).is_empty());
+    assert!(engine_move_texts(&stuck).is_empty());
     assert_eq!(stuck.outcome(), Some(Outcome::Win(Player::P2)));
     // The same board with white to move: white loses.
     let stuck_white = Fabrik::from_fen(
@@ -337,7 +322,7 @@ fn a_side_that_cannot_place_loses() {
 
 #[test]
 fn fen_move_and_hash_round_trips_over_random_games() {
-    let mut rng = StdRng::seed_from_u64(7);
+    let mut rng = Xorshift::new(7);
     let mut checked = 0;
     for game in 0..30 {
         let config = config(7 + (game % 5) as u8, 4 + (game % 2) as u8);
@@ -365,7 +350,7 @@ fn fen_move_and_hash_round_trips_over_random_games() {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[rng.random_range(0..moves.len())];
+            let mv = moves[rng.index(moves.len())];
             state.play(mv);
             checked += 1;
         }
@@ -487,12 +472,12 @@ fn bad_moves_are_errors_and_never_panic() {
     ));
     assert!(matches!(state.legal_move("d4"), Err(MoveError::Illegal(_))));
     // Random bytes never panic.
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = Xorshift::new(3);
     let alphabet: Vec<char> = "abcdefghijkpas0123456789 éw".chars().collect();
     for _ in 0..20_000 {
-        let length = rng.random_range(0..9);
+        let length = rng.index(9);
         let text: String = (0..length)
-            .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+            .map(|_| alphabet[rng.index(alphabet.len())])
             .collect();
         let _ = state.legal_move(&text);
         let _ = Fabrik::from_fen(&config(7, 5), &text);

@@ -5,7 +5,7 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use naive::frozenforest::Naive;
+use naive::{engine_move_texts, engine_play, frozenforest::Naive};
 use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
 use tabuleiro::games::frozenforest::sight::{CELLS, tables};
 use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase, evaluate};
@@ -22,21 +22,6 @@ fn fen(text: &str) -> FrozenForest {
     }
 }
 
-fn move_names(position: &FrozenForest) -> Vec<String> {
-    let mut moves = Vec::new();
-    position.generate_moves(&mut moves);
-    let mut names: Vec<String> = moves.iter().map(|&mv| position.format_move(mv)).collect();
-    names.sort();
-    names
-}
-
-fn play(position: &mut FrozenForest, text: &str) {
-    match position.legal_move(text) {
-        Ok(mv) => position.play(mv),
-        Err(why) => panic!("{text} in {}: {why}", position.fen()),
-    }
-}
-
 /// Walks both generators together, comparing the move lists and the boards at every
 /// node down to `depth`.
 fn compare_tree(naive: &Naive, position: &FrozenForest, depth: u32) {
@@ -45,7 +30,7 @@ fn compare_tree(naive: &Naive, position: &FrozenForest, depth: u32) {
     let names = naive.move_names();
     assert_eq!(
         names,
-        move_names(position),
+        engine_move_texts(position),
         "moves differ in {}",
         position.fen()
     );
@@ -57,7 +42,7 @@ fn compare_tree(naive: &Naive, position: &FrozenForest, depth: u32) {
         let mut n = naive.clone();
         n.play(c);
         let mut p = *position;
-        play(&mut p, &Naive::name(c));
+        engine_play(&mut p, &Naive::name(c));
         compare_tree(&n, &p, depth - 1);
     }
 }
@@ -78,19 +63,19 @@ fn naive_generator_agrees_on_small_forests() {
 fn mina_placements_42_from_a_corner_35_from_e5() {
     for corner in ["a1", "a10", "j1", "j10"] {
         let mut position = start(10);
-        play(&mut position, corner);
+        engine_play(&mut position, corner);
         assert_eq!(position.phase(), Phase::PlaceMina);
         assert_eq!(position.count_moves(), 42, "Yuki on {corner}");
     }
     let mut position = start(10);
-    play(&mut position, "e5");
+    engine_play(&mut position, "e5");
     assert_eq!(position.count_moves(), 35);
     assert_eq!(
         position.fen(),
         "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttttyttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt m 1"
     );
     // None of the 8 neighbours or the 8 knight cells of e5 is a placement.
-    let names = move_names(&position);
+    let names = engine_move_texts(&position);
     for near in [
         "d4", "d5", "d6", "e4", "e6", "f4", "f5", "f6", "c4", "c6", "g4", "g6", "d3", "f3", "d7",
         "f7",
@@ -136,17 +121,17 @@ fn adjacent_and_knight_pairs_always_see_each_other() {
 fn a_tree_exactly_between_blocks_and_snow_never_blocks() {
     // Yuki on c3, trees on c4 and c5: Mina can be placed only on c5 (behind c4).
     let position = fen("10/10/10/10/10/2t7/2t7/2y7/10/10 m 1");
-    assert_eq!(move_names(&position), ["c5"]);
+    assert_eq!(engine_move_texts(&position), ["c5"]);
     // Without the tree on c4 only snow lies between: no hidden tree, Mina loses.
     let position = fen("10/10/10/10/10/2t7/10/2y7/10/10 m 1");
-    assert_eq!(move_names(&position), Vec::<String>::new());
+    assert_eq!(engine_move_texts(&position), Vec::<String>::new());
     assert_eq!(position.outcome(), Some(Outcome::Win(Player::P1)));
     // The gcd lattice: from a1 to c5 (2, 4) only b3 lies on the line.
     let open = fen("10/10/10/10/10/2t7/10/10/10/y9 m 1");
     assert!(open.sees(0, 42));
     let blocked = fen("10/10/10/10/10/2t7/10/1t8/10/y9 m 1");
     assert!(!blocked.sees(0, 42));
-    assert_eq!(move_names(&blocked), ["c5"]);
+    assert_eq!(engine_move_texts(&blocked), ["c5"]);
     // Trees near the line but off the lattice (a2, b2, a3, c4, b4) do not block.
     let near = fen("10/10/10/10/10/2t7/1tt7/t9/tt8/y9 m 1");
     assert!(near.sees(0, 42));
@@ -165,21 +150,21 @@ fn the_tree_mina_leaves_blocks_after_her_move() {
     let mut position = fen("10/10/10/10/10/10/10/10/M9/y9 m 5");
     assert!(position.sees(0, 10));
     assert_eq!(
-        move_names(&position),
+        engine_move_texts(&position),
         ["a10", "a3", "a4", "a5", "a6", "a7", "a8", "a9"]
     );
-    play(&mut position, "a3");
+    engine_play(&mut position, "a3");
     assert_eq!(position.fen(), "10/10/10/10/10/10/10/m9/t9/y9 y 6");
     assert!(!position.sees(0, 20));
     // Yuki may eat that tree: from a2 Mina is next to him.
-    assert_eq!(move_names(&position), ["a2"]);
+    assert_eq!(engine_move_texts(&position), ["a2"]);
 }
 
 #[test]
 fn mina_may_slide_over_yuki_but_not_stop_on_him() {
     // Mina on e3, Yuki on e5, a tree on e6: sliding up she passes Yuki to e7 … e10.
     let position = fen("10/10/10/10/4t5/4y5/10/4m5/10/10 m 9");
-    let names = move_names(&position);
+    let names = engine_move_texts(&position);
     for beyond in ["e7", "e8", "e9", "e10"] {
         assert!(names.contains(&beyond.to_string()), "{beyond}: {names:?}");
     }
@@ -202,7 +187,7 @@ fn mina_may_slide_over_yuki_but_not_stop_on_him() {
 fn yuki_may_not_step_onto_mina() {
     // Mina on a tree next to Yuki; the only other tree is d4 (Mina visible from it).
     let position = fen("10/10/10/10/4M5/4y5/3t6/10/10/10 y 9");
-    assert_eq!(move_names(&position), ["d4"]);
+    assert_eq!(engine_move_texts(&position), ["d4"]);
     assert!(matches!(
         position.legal_move("e6"),
         Err(MoveError::Illegal(_))
@@ -219,11 +204,11 @@ fn yuki_steps_only_where_mina_stays_visible() {
     // From a2 the offset is (2, 1): visible. From b1, (1, 2): visible. From b2 Mina is
     // adjacent: visible. All three are legal.
     let position = fen("10/10/10/10/10/10/10/2M7/tt8/yt8 y 3");
-    assert_eq!(move_names(&position), ["a2", "b1", "b2"]);
+    assert_eq!(engine_move_texts(&position), ["a2", "b1", "b2"]);
     // Mina on e5 instead (offset from b2 is (3, 3): c3, d4 between; c3 now a tree).
     let position = fen("10/10/10/10/10/4M5/10/2t7/tt8/yt8 y 3");
     // From a2: (4, 3) visible; from b1: (3, 4) visible; from b2: (3, 3) through c3 (tree).
-    assert_eq!(move_names(&position), ["a2", "b1"]);
+    assert_eq!(engine_move_texts(&position), ["a2", "b1"]);
 }
 
 #[test]
@@ -245,7 +230,7 @@ fn the_end_comes_when_a_side_has_no_move() {
     // A live position has no outcome.
     let mut position = start(10);
     assert_eq!(position.outcome(), None);
-    play(&mut position, "e5");
+    engine_play(&mut position, "e5");
     assert_eq!(position.outcome(), None);
     // A forest with no tree left: Yuki cannot even be placed.
     let bare = fen("10/10/10/10/10/10/10/10/10/10 y 0");
@@ -256,16 +241,16 @@ fn the_end_comes_when_a_side_has_no_move() {
 fn the_tiebreak_count_is_what_yuki_ate() {
     let mut position = start(10);
     assert_eq!(position.tiebreak_count(), 0);
-    play(&mut position, "a1");
+    engine_play(&mut position, "a1");
     assert_eq!(position.tiebreak_count(), 1);
-    play(&mut position, "c3");
+    engine_play(&mut position, "c3");
     assert_eq!(position.tiebreak_count(), 1);
     // a1 → b2 would face c3 through nothing (adjacent): legal.
-    play(&mut position, "b2");
+    engine_play(&mut position, "b2");
     assert_eq!(position.tiebreak_count(), 2);
     // With Trees 4, counted from 16.
     let mut small = start(4);
-    play(&mut small, "d4");
+    engine_play(&mut small, "d4");
     assert_eq!(small.tiebreak_count(), 1);
     assert_eq!(small.trees_eaten(), 1);
     // A FEN is read under the config's Trees option: 100 − 97 trees on the board

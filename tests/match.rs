@@ -14,6 +14,9 @@ use tabuleiro::search::Strategy;
 #[path = "common/process.rs"]
 mod process;
 use process::wait_with_limit;
+#[path = "common/json_line.rs"]
+mod json_line;
+use json_line::{field, numbers, string_count};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
@@ -70,27 +73,6 @@ fn run_match(args: &[&str], out_name: &str, limit: Duration) -> Run {
         stderr,
         games,
     }
-}
-
-/// The string value of `"key":"…"` in a JSON line (our own writer's layout), or `None`
-/// for `null`.
-fn field(line: &str, key: &str) -> Option<String> {
-    let start = line.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let rest = &line[start..];
-    if rest.starts_with("null") {
-        return None;
-    }
-    let rest = rest.strip_prefix('"')?;
-    let mut value = String::new();
-    let mut chars = rest.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(value),
-            '\\' => value.push(chars.next()?),
-            c => value.push(c),
-        }
-    }
-    None
 }
 
 /// Points per engine name over the scored units: games, or pairs where the game is
@@ -281,8 +263,7 @@ fn a_slow_engine_loses_on_time() {
                 .contains("0 ms grace")
         );
         // The late answer is timed too: one time more than the moves.
-        let list = &g[g.find("\"moves\":[").unwrap()..];
-        let moves = list[..list.find(']').unwrap()].matches('"').count() / 2 - 1;
+        let moves = string_count(g, "moves");
         assert_eq!(numbers(g, "move_ms").len(), moves + 1, "{g}");
     }
 }
@@ -566,17 +547,6 @@ fn a_hanging_engine_with_a_clock_loses_on_time_and_the_match_goes_on() {
     }
 }
 
-/// The numbers of `"key":[1,2,…]` in a JSON line (our own writer's layout).
-fn numbers(line: &str, key: &str) -> Vec<u64> {
-    let start = line.find(&format!("\"{key}\":[")).expect("the field") + key.len() + 4;
-    let rest = &line[start..];
-    let list = &rest[..rest.find(']').expect("a closed list")];
-    list.split(',')
-        .filter(|n| !n.is_empty())
-        .map(|n| n.parse().expect("a number"))
-        .collect()
-}
-
 #[test]
 fn every_move_is_timed_from_go_to_bestmove() {
     // `slow` sleeps 100 ms before it passes each `go` on: that is charged to it.
@@ -601,8 +571,7 @@ fn every_move_is_timed_from_go_to_bestmove() {
     assert_eq!(run.games.len(), 2);
     for g in &run.games {
         assert_eq!(field(g, "reason").as_deref(), Some("max plies"), "{g}");
-        let list = &g[g.find("\"moves\":[").unwrap()..];
-        let moves = list[..list.find(']').unwrap()].matches('"').count() / 2 - 1;
+        let moves = string_count(g, "moves");
         let times = numbers(g, "move_ms");
         // One time per move; the moves alternate, p1 first.
         assert!(moves == 12 && times.len() == moves, "{g}");

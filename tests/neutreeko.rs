@@ -7,7 +7,7 @@ mod naive;
 
 use std::collections::HashMap;
 
-use naive::Naive;
+use naive::{Naive, engine_move_texts};
 use tabuleiro::game::{
     FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Player, Record,
 };
@@ -25,16 +25,6 @@ fn moves_of(state: &Neutreeko) -> Vec<<Neutreeko as Game>::Move> {
     let mut moves = Vec::new();
     state.generate_moves(&mut moves);
     moves
-}
-
-/// The crate's legal moves as sorted text.
-fn move_texts(state: &Neutreeko) -> Vec<String> {
-    let mut texts: Vec<String> = moves_of(state)
-        .into_iter()
-        .map(|mv| state.format_move(mv))
-        .collect();
-    texts.sort();
-    texts
 }
 
 /// The board and side of a FEN, without the ply count.
@@ -102,7 +92,7 @@ fn check_position(state: &Neutreeko, hashes: &mut HashMap<String, u64>) {
     let naive = Naive::from_fen(&text);
     assert_eq!(naive.fen(), short);
     assert_eq!(
-        move_texts(state),
+        engine_move_texts(state),
         naive::sorted_move_texts(&naive),
         "{text}"
     );
@@ -238,7 +228,7 @@ fn start_position_has_the_spec_moves() {
         "b1a1", "b1a2", "b1b4", "b1c1", "c4a2", "c4a4", "c4c3", "c4c5", "c4e2", "c4e4", "d1c1",
         "d1d4", "d1e1", "d1e2",
     ];
-    assert_eq!(move_texts(&state), expected);
+    assert_eq!(engine_move_texts(&state), expected);
     assert_eq!(naive::sorted_move_texts(&Naive::start()), expected);
 }
 

@@ -15,13 +15,18 @@
 //! illegal moves, protocol errors, and each engine's resident memory over the games,
 //! and fails if any count is not zero or memory grows.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player, Record};
 use tabuleiro::games::{self, GameVisitor};
+use tabuleiro::rng::Xorshift;
+
+#[path = "common/process.rs"]
+mod process;
+use process::NotSeen;
 
 /// Replies slower than this mean the engine hangs.
 const HANG: Duration = Duration::from_secs(10);
@@ -32,20 +37,6 @@ const DEPTH_HANG: Duration = Duration::from_secs(120);
 /// How late a bestmove may come past the clock before it is a time loss: the pipe and
 /// scheduling between two processes on a loaded two-core machine.
 const CLOCK_GRACE_MS: i64 = 25;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 struct Engine {
     child: Child,
@@ -61,16 +52,8 @@ impl Engine {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("start: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let lines = process::lines_of(child.stdout.take().ok_or("no stdout")?);
         let stdin = child.stdin.take().ok_or("no stdin")?;
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut engine = Engine {
             child,
             stdin,
@@ -94,27 +77,19 @@ impl Engine {
         self.until_within(prefix, HANG)
     }
 
+    /// The lines up to `prefix`; an error line of the engine ends the wait early.
     fn until_within(&mut self, prefix: &str, patience: Duration) -> Result<Vec<String>, String> {
-        let deadline = Instant::now() + patience;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    if line.starts_with("info string error") {
-                        return Err(format!("protocol error: {line}"));
-                    }
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return Ok(seen);
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    return Err(format!("hang: no '{prefix}'"));
-                }
-                Err(_) => return Err(format!("crash: stdout closed before '{prefix}'")),
-            }
+        const ERROR: &str = "info string error";
+        let seen = process::until(&self.lines, patience, |line| {
+            line.starts_with(ERROR) || line.starts_with(prefix)
+        })
+        .map_err(|why| match why {
+            NotSeen::Timeout(_) => format!("hang: no '{prefix}'"),
+            NotSeen::Closed(_) => format!("crash: stdout closed before '{prefix}'"),
+        })?;
+        match seen.last() {
+            Some(line) if line.starts_with(ERROR) => Err(format!("protocol error: {line}")),
+            _ => Ok(seen),
         }
     }
 
@@ -162,7 +137,7 @@ struct Tally {
 }
 
 /// The `go` limits of one game's time control, and whether it is a clock.
-fn time_control(rng: &mut Rng) -> (String, Option<(i64, i64)>) {
+fn time_control(rng: &mut Xorshift) -> (String, Option<(i64, i64)>) {
     match rng.below(5) {
         0 => (format!("movetime {}", 5 + rng.below(40)), None),
         1 => (format!("depth {}", 1 + rng.below(4)), None),
@@ -181,7 +156,7 @@ fn time_control(rng: &mut Rng) -> (String, Option<(i64, i64)>) {
 
 fn play_game<G: Game>(
     engines: &mut [Engine; 2],
-    rng: &mut Rng,
+    rng: &mut Xorshift,
     tally: &mut Tally,
 ) -> Result<(), String> {
     let config = tabuleiro::game::default_config::<G>();
@@ -294,7 +269,7 @@ struct Soak {
 impl GameVisitor for Soak {
     type Output = Tally;
     fn visit<G: Game>(self) -> Tally {
-        let mut rng = Rng(self.seed | 1);
+        let mut rng = Xorshift::new(self.seed);
         let mut tally = Tally::default();
         let mut memory: Vec<(u64, u64)> = Vec::new();
         let start = || -> [Engine; 2] {

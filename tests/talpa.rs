@@ -4,6 +4,7 @@
 #[path = "common/naive.rs"]
 mod naive;
 
+use naive::engine_move_texts;
 use tabuleiro::game::{Game, MoveError, Outcome, Player};
 use tabuleiro::games::talpa::{Move, Talpa};
 use tabuleiro::rng::Xorshift;
@@ -35,14 +36,6 @@ fn the_starts_are_the_spec_starts() {
     }
 }
 
-fn moves_as_text(position: &Talpa) -> Vec<String> {
-    let mut moves = Vec::new();
-    position.generate_moves(&mut moves);
-    let mut text: Vec<String> = moves.iter().map(|&m| position.format_move(m)).collect();
-    text.sort();
-    text
-}
-
 fn legal(position: &Talpa, text: &str) -> Move {
     position
         .legal_move(text)
@@ -53,7 +46,7 @@ fn legal(position: &Talpa, text: &str) -> Move {
 fn captures_come_first_then_removals() {
     // One contact only: red c3 against blue c2.
     let mut position = fen("rrrr/rrrr/2b1/bbbb r");
-    assert_eq!(moves_as_text(&position), vec!["c3c2"]);
+    assert_eq!(engine_move_texts(&position), vec!["c3c2"]);
     // A removal while a capture exists is illegal.
     assert!(matches!(
         position.legal_move("a4"),
@@ -61,12 +54,12 @@ fn captures_come_first_then_removals() {
     ));
     position.play(legal(&position, "c3c2"));
     // Red on c2 now touches blue c1 only: blue's one capture.
-    assert_eq!(moves_as_text(&position), vec!["c1c2"]);
+    assert_eq!(engine_move_texts(&position), vec!["c1c2"]);
     position.play(legal(&position, "c1c2"));
     assert_eq!(position.outcome(), None);
     assert!(!position.in_capture_phase());
     // No contact is left: red must remove one of its seven pieces.
-    let moves = moves_as_text(&position);
+    let moves = engine_move_texts(&position);
     assert_eq!(moves, vec!["a3", "a4", "b3", "b4", "c4", "d3", "d4"]);
     assert_eq!(position.count_moves(), 7);
     assert!(matches!(
@@ -80,7 +73,7 @@ fn a_removal_that_opens_both_paths_loses() {
     // Removing b2 empties file b (red's path) and rank 2 (blue's path).
     let position = fen("r1bb/r1bb/1r2/r1bb r");
     assert_eq!(position.outcome(), None);
-    assert_eq!(moves_as_text(&position), vec!["a1", "a3", "a4", "b2"]);
+    assert_eq!(engine_move_texts(&position), vec!["a1", "a3", "a4", "b2"]);
     let mut after = position;
     after.play(legal(&position, "b2"));
     assert_eq!(after.outcome(), Some(Outcome::Win(Player::P2)));
@@ -97,7 +90,7 @@ fn a_removal_that_opens_both_paths_loses() {
 fn a_capture_that_opens_only_the_movers_path_wins() {
     // a2 takes b2: file a becomes empty, a red path; rank 2 stays blocked by b2.
     let position = fen("1bbb/1bbb/rbbb/1bbb r");
-    assert_eq!(moves_as_text(&position), vec!["a2b2"]);
+    assert_eq!(engine_move_texts(&position), vec!["a2b2"]);
     let mut after = position;
     after.play(legal(&position, "a2b2"));
     assert_eq!(after.outcome(), Some(Outcome::Win(Player::P1)));
@@ -106,7 +99,7 @@ fn a_capture_that_opens_only_the_movers_path_wins() {
     assert!(moves.is_empty());
     // The same for blue on its own axis: b1 takes b2 and rank 1 empties.
     let blue = fen("rrrr/rrrr/rrrr/1b2 b");
-    assert_eq!(moves_as_text(&blue), vec!["b1b2"]);
+    assert_eq!(engine_move_texts(&blue), vec!["b1b2"]);
     let mut after = blue;
     after.play(legal(&blue, "b1b2"));
     assert_eq!(after.outcome(), Some(Outcome::Win(Player::P2)));
@@ -117,7 +110,7 @@ fn a_move_that_opens_only_the_opponents_path_loses() {
     // Blue's only piece b2 blocks red's file b; blue has no capture and must remove it.
     let position = fen("r1rr/r1rr/1b1r/r1rr b");
     assert_eq!(position.outcome(), None);
-    assert_eq!(moves_as_text(&position), vec!["b2"]);
+    assert_eq!(engine_move_texts(&position), vec!["b2"]);
     let mut after = position;
     after.play(legal(&position, "b2"));
     // File b is empty: red's path. Rank 2 ends at d2, red: no blue path.
@@ -216,7 +209,7 @@ fn random_games(size: usize, games: usize, seed: u64) {
             assert_eq!(again.fen(), text);
             let mut naive_moves = board.moves();
             naive_moves.sort();
-            let moves = moves_as_text(&position);
+            let moves = engine_move_texts(&position);
             assert_eq!(moves, naive_moves, "{text}");
             assert_eq!(position.count_moves(), moves.len() as u64);
             let naive_outcome = board

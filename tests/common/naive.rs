@@ -142,6 +142,15 @@ pub fn engine_move_texts<G: Game>(state: &G) -> Vec<String> {
     texts
 }
 
+/// Plays the move `text` in the engine; panics, naming the position, when it is not
+/// legal there.
+pub fn engine_play<G: Game>(state: &mut G, text: &str) {
+    match state.legal_move(text) {
+        Ok(mv) => state.play(mv),
+        Err(why) => panic!("{text} in {}: {why}", state.fen()),
+    }
+}
+
 /// The naive rules' legal moves as sorted text.
 pub fn sorted_move_texts<N: NaiveRules>(rules: &N) -> Vec<String> {
     let mut texts = rules.move_texts();
