@@ -39,6 +39,12 @@ pub struct RootProbe<M> {
 /// Shared between the session and search threads, so it takes `&self`; an oracle
 /// with state of its own (a table being built, a solver's cache) guards it inside.
 pub trait Oracle<G: Game>: Send + Sync + 'static {
+    /// The oracle of an engine playing under `config`. Cheap: heavy preparation waits
+    /// for [`Oracle::prepare`].
+    fn new(config: &G::Config) -> Self
+    where
+        Self: Sized;
+
     /// Sets one of the engine options the game declares
     /// ([`super::Strategy::engine_options`]), by its index there; the value is
     /// already checked against the option's kind.
@@ -83,4 +89,8 @@ pub trait Oracle<G: Game>: Send + Sync + 'static {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoOracle;
 
-impl<G: Game> Oracle<G> for NoOracle {}
+impl<G: Game> Oracle<G> for NoOracle {
+    fn new(_config: &G::Config) -> Self {
+        NoOracle
+    }
+}

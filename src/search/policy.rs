@@ -33,7 +33,11 @@ impl<G: Strategy> Policy<G> {
     /// The game's own evaluation and a fresh oracle for `config` (never prepared: no
     /// table is built unless [`Oracle::prepare`] is called).
     pub fn standard(hash_mib: usize, config: &G::Config) -> Self {
-        Policy::new(hash_mib, G::Eval::default(), Arc::new(G::oracle(config)))
+        Policy::new(
+            hash_mib,
+            G::Eval::default(),
+            Arc::new(G::Oracle::new(config)),
+        )
     }
 }
 

@@ -28,10 +28,6 @@ pub trait Strategy: Game {
     /// The search depth `bench` uses for this game's positions.
     const BENCH_DEPTH: u32 = 6;
 
-    /// The oracle of an engine playing under `config`. Cheap: heavy preparation
-    /// waits for [`Oracle::prepare`].
-    fn oracle(config: &Self::Config) -> Self::Oracle;
-
     /// Engine options of this game beyond the session's own (Hash, Level, …) and the
     /// rules' ([`Game::option_specs`]): they tune the engine, not the game, so changing
     /// one keeps the position. Passed to the oracle by index.

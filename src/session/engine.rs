@@ -79,7 +79,7 @@ impl<G: Strategy> GameEngine<G> {
     /// by the first `isready`.
     pub fn new(config: G::Config, hash_mib: usize, values: &[i64]) -> Self {
         let record = Record::new(G::start(&config));
-        let oracle = Arc::new(G::oracle(&config));
+        let oracle = Arc::new(G::Oracle::new(&config));
         for (index, &value) in values.iter().enumerate() {
             oracle.set_option(index, value);
         }

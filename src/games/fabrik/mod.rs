@@ -661,10 +661,6 @@ impl Strategy for Fabrik {
 
     /// Hundreds of moves per position: depth 3 already takes a while.
     const BENCH_DEPTH: u32 = 3;
-
-    fn oracle(_config: &Config) -> NoOracle {
-        NoOracle
-    }
 }
 
 #[cfg(test)]

@@ -477,10 +477,6 @@ impl Strategy for FrozenForest {
 
     const BENCH_DEPTH: u32 = 8;
 
-    fn oracle(_config: &Config) -> NoOracle {
-        NoOracle
-    }
-
     /// Yuki is searched with MCTS (playout.rs says why); Mina with alpha-beta.
     fn method(&self) -> Method {
         match self.side {

@@ -437,10 +437,6 @@ impl Game for Linetris {
 impl Strategy for Linetris {
     type Eval = LinetrisEval;
     type Oracle = LinetrisOracle;
-
-    fn oracle(config: &Config) -> LinetrisOracle {
-        LinetrisOracle::new(config)
-    }
 }
 
 #[cfg(test)]

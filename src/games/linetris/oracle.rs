@@ -132,6 +132,10 @@ fn lock<T>(solver: &Mutex<T>, try_only: bool) -> Option<MutexGuard<'_, T>> {
 }
 
 impl Oracle<Linetris> for LinetrisOracle {
+    fn new(config: &Config) -> Self {
+        LinetrisOracle::new(config)
+    }
+
     /// Makes the solver of the board now, so that no clocked search pays for its table.
     fn prepare(&self) {
         if !self.connect_four {

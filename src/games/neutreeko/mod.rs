@@ -341,10 +341,6 @@ impl Strategy for Neutreeko {
 
     const BENCH_DEPTH: u32 = 10;
 
-    fn oracle(_config: &()) -> NeutreekoOracle {
-        NeutreekoOracle::new()
-    }
-
     fn engine_options() -> &'static [OptionSpec] {
         NeutreekoOracle::OPTIONS
     }

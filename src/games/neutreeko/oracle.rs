@@ -81,6 +81,10 @@ impl NeutreekoOracle {
 const BUILD_THREADS: usize = 1;
 
 impl Oracle<Neutreeko> for NeutreekoOracle {
+    fn new(_config: &()) -> Self {
+        NeutreekoOracle::new()
+    }
+
     fn set_option(&self, index: usize, value: i64) {
         if index == 0 {
             self.enabled.store(value != 0, Ordering::SeqCst);

@@ -582,10 +582,6 @@ impl Game for Talpa {
 impl Strategy for Talpa {
     type Eval = TalpaEval;
     type Oracle = NoOracle;
-
-    fn oracle(_config: &Config) -> NoOracle {
-        NoOracle
-    }
 }
 
 #[cfg(test)]
