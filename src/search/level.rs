@@ -2,7 +2,7 @@
 //!
 //! A level below 10 changes three things, and nothing else:
 //! - the search depth is capped ([`Level::depth_cap`]);
-//! - table probes (`Game::probe`) are not used, so a game with a tablebase does not
+//! - table probes (`Oracle::probe`) are not used, so a game with a tablebase does not
 //!   play perfectly at a beginner's level;
 //! - every root move gets a random bonus, drawn uniformly from 0 to a margin
 //!   ([`Level::margin`], in centi-units, wider as the level falls) once per search,

@@ -1,6 +1,6 @@
 //! The playout policy of Monte-Carlo tree search, and the role it is used for.
 //!
-//! Yuki is searched with MCTS rather than alpha-beta (`Game::prefers_mcts` in mod.rs):
+//! Yuki is searched with MCTS rather than alpha-beta (`Strategy::method` in mod.rs):
 //! against best play his position is usually lost from the start, and alpha-beta, which
 //! assumes Mina's best reply, then has nothing to prefer. MCTS estimates his chance of
 //! winning when both sides play about as the playouts below do, so it steers towards the
