@@ -6,7 +6,7 @@
 //! (default 0 4 8 12: that many last moves removed, for harder positions), clears the
 //! transposition table (not timed), then times the exact score (as Pons' solver
 //! reports it) and counts the nodes. Prints the mean and worst time and nodes per
-//! position; for STRIP 0 it also times the full `Game::solve` (score and best move)
+//! position; for STRIP 0 it also times the full `Oracle::solve` (score and best move)
 //! and checks the scores against the file.
 
 use std::sync::atomic::AtomicBool;
@@ -178,7 +178,7 @@ fn main() {
         }
     }
     println!(
-        "Game::solve (value in plies + best move): mean {:.2} us, mean {:.1} nodes, {mismatches} mismatches",
+        "Oracle::solve (value in plies + best move): mean {:.2} us, mean {:.1} nodes, {mismatches} mismatches",
         total_ns as f64 / lines.len() as f64 / 1000.0,
         total_nodes as f64 / lines.len() as f64
     );
