@@ -87,10 +87,10 @@ pub fn parse_fen_board(board: &str, letters: &str) -> Result<Vec<Vec<Option<char
             if digits.is_empty() {
                 return Ok(());
             }
-            let text = digits.clone();
-            let run: usize = digits
-                .parse()
-                .map_err(|_| FenError::BadRun { rank, text })?;
+            let run: usize = digits.parse().map_err(|_| FenError::BadRun {
+                rank,
+                text: digits.clone(),
+            })?;
             if run == 0 || run > 32 {
                 let text = digits.clone();
                 return Err(FenError::RunOutOfRange { rank, text });

@@ -133,7 +133,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
 
     /// The move the ordering likes best: what to play if time runs out before any
     /// move is searched.
-    pub fn fallback(&mut self, root: &G, moves: &[G::Move]) -> Option<G::Move> {
+    fn fallback(&mut self, root: &G, moves: &[G::Move]) -> Option<G::Move> {
         let eval = &mut self.eval;
         moves
             .iter()

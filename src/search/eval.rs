@@ -26,14 +26,3 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
         moves[(random % moves.len() as u64) as usize]
     }
 }
-
-/// An evaluation that knows nothing: every position 0, no ordering, uniform playouts.
-/// For tests of the searchers and as the floor variants are measured against.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Blind;
-
-impl<G: Game> Evaluator<G> for Blind {
-    fn evaluate(&mut self, _state: &G) -> i32 {
-        0
-    }
-}

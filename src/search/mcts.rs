@@ -86,9 +86,13 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     capacity: usize,
 }
 
+/// The playouts' seed until [`Mcts::seed`] sets another (the policy seeds every search
+/// by its root).
+pub const DEFAULT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
 impl<G: Game, E: Evaluator<G> + Default> Default for Mcts<G, E> {
     fn default() -> Self {
-        Self::new(0x9e37_79b9_7f4a_7c15, E::default())
+        Self::new(DEFAULT_SEED, E::default())
     }
 }
 

@@ -27,7 +27,7 @@ pub mod tt;
 use std::time::{Duration, Instant};
 
 pub use alphabeta::AlphaBeta;
-pub use eval::{Blind, Evaluator};
+pub use eval::Evaluator;
 pub use level::Level;
 pub use mcts::Mcts;
 pub use oracle::{NoOracle, Oracle, RootProbe, Solution};

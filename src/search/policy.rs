@@ -7,6 +7,7 @@
 //! alpha-beta. The policy also owns the watchdog of the hard time limit, so every
 //! searcher stops on the same flag.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -47,7 +48,7 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
     pub fn new(hash_mib: usize, eval: E, oracle: Arc<G::Oracle>) -> Self {
         Policy {
             alphabeta: AlphaBeta::new(hash_mib, eval.clone(), Arc::clone(&oracle)),
-            mcts: Mcts::new(0x9e37_79b9_7f4a_7c15, eval),
+            mcts: Mcts::new(super::mcts::DEFAULT_SEED, eval),
             oracle,
             hash_mib,
         }
@@ -153,10 +154,13 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         started: Instant,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> Option<SearchResult<G::Move>> {
-        let mut path = history.to_vec();
-        if path.last() != Some(&root.hash()) {
-            path.push(root.hash());
-        }
+        // The session's history ends with the root already; only a caller's that does
+        // not is copied to add it.
+        let path: Cow<'_, [u64]> = if history.last() == Some(&root.hash()) {
+            Cow::Borrowed(history)
+        } else {
+            Cow::Owned(history.iter().copied().chain([root.hash()]).collect())
+        };
         let result = match self.oracle.probe_root(root, &path) {
             Some(choice) => SearchResult {
                 best: Some(choice.best),

@@ -68,6 +68,8 @@ pub struct GameEngine<G: Strategy> {
     config: G::Config,
     record: Record<G>,
     policy: Arc<Mutex<Policy<G>>>,
+    /// The policy's oracle, held here too: `isready` and option changes reach it while
+    /// a search holds the policy's lock.
     oracle: Arc<G::Oracle>,
 }
 

@@ -429,12 +429,6 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
     value
 }
 
-/// Ordering hint (see [`FabrikEval`]), from a cache of its own: for one-off use.
-pub fn order_hint(position: &Fabrik, mv: Move) -> i32 {
-    let mut cache = HintCache::EMPTY;
-    cache.order_hint(position, mv)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,7 @@ mod playout;
 pub mod sight;
 
 use crate::search::{Method, NoOracle, Strategy};
-pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, order_hint, seed_heuristic};
+pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, seed_heuristic};
 
 use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;

@@ -22,7 +22,7 @@ pub mod oracle;
 pub mod solver;
 
 use crate::game::look::{Colour, Look, piece};
-use crate::game::notation::with_dots;
+use crate::game::notation::{rows_of, with_dots};
 use crate::game::split_fen;
 use crate::game::{
     FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
@@ -199,21 +199,6 @@ impl Linetris {
     fn is_full(&self) -> bool {
         self.occupied() & self.rules.geo.top == self.rules.geo.top
     }
-
-    fn rows_of_cells(&self) -> Vec<Vec<Option<char>>> {
-        (0..self.rows())
-            .rev()
-            .map(|row| {
-                (0..self.cols())
-                    .map(|col| match self.cell(col, row) {
-                        Some(Player::P1) => Some('x'),
-                        Some(Player::P2) => Some('o'),
-                        None => None,
-                    })
-                    .collect()
-            })
-            .collect()
-    }
 }
 
 impl Game for Linetris {
@@ -319,7 +304,14 @@ impl Game for Linetris {
     }
 
     fn board(&self) -> Vec<Vec<Option<char>>> {
-        self.rows_of_cells()
+        let (cols, rows) = (self.cols() as usize, self.rows() as usize);
+        rows_of(cols, rows, |col, row| {
+            self.cell(col as u32, row as u32)
+                .map(|player| match player {
+                    Player::P1 => 'x',
+                    Player::P2 => 'o',
+                })
+        })
     }
 
     fn side_to_move(&self) -> Player {

@@ -53,14 +53,6 @@ impl NeutreekoOracle {
         }
     }
 
-    /// An oracle holding a table already built (tests, examples).
-    pub fn with_table(table: Table) -> Self {
-        let oracle = Self::new();
-        let _ = oracle.build.table.set(table);
-        oracle.build.started.store(true, Ordering::SeqCst);
-        oracle
-    }
-
     pub fn enabled(&self) -> bool {
         self.enabled.load(Ordering::Relaxed)
     }

@@ -146,11 +146,6 @@ impl Evaluator<Talpa> for TalpaEval {
     }
 }
 
-/// Evaluation from the side to move's point of view, with the default weights.
-pub fn evaluate(position: &Talpa) -> i32 {
-    evaluate_with(position, &EvalParams::DEFAULT)
-}
-
 /// Evaluation from the side to move's point of view.
 pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     let us = position.side_to_move();

@@ -37,10 +37,7 @@ use crate::game::{
 use crate::hash::SplitMix64;
 
 use crate::search::{NoOracle, Strategy};
-pub use eval::{
-    EvalParams, TalpaEval, UNREACHABLE, evaluate, evaluate_with, order_hint, safe_removals,
-    separation,
-};
+pub use eval::{EvalParams, TalpaEval, UNREACHABLE, evaluate_with, safe_removals, separation};
 
 /// Smallest board side.
 pub const MIN_SIZE: usize = 4;
