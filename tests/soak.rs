@@ -6,7 +6,8 @@
 //! SOAK_GAMES=1000 cargo test --release --test soak -- --ignored --nocapture
 //! ```
 //!
-//! (`SOAK_GAMES` per game, default 200; `SOAK_ONLY=talpa` for one game; `SOAK_SEED`.)
+//! (`SOAK_GAMES` per game, default 200; `SOAK_ONLY=talpa` for one game; `SOAK_SEED`;
+//! `SOAK_THREADS=2` for the engines' `Threads` option, default 1.)
 //! Each game drives two engine processes the way the cutegames arena does (per ply:
 //! `position`, `query p1turn`, `isready`, `position` twice, `query gameover`, `go …`)
 //! with random time controls including very short clocks, and random `isready` and
@@ -62,6 +63,9 @@ impl Engine {
         engine.send("ugi")?;
         engine.until("ugiok")?;
         engine.send(&format!("setoption name Game value {game}"))?;
+        if let Ok(threads) = std::env::var("SOAK_THREADS") {
+            engine.send(&format!("setoption name Threads value {threads}"))?;
+        }
         engine.send("isready")?;
         engine.until("readyok")?;
         Ok(engine)

@@ -1,5 +1,5 @@
 //! Arbitrary command sequences through an in-process session (searches capped at
-//! depth 3 or 2,000 nodes). Invariants: every `go` that parses gets exactly one
+//! depth 3 or 2,000 nodes, `Threads` at 8). Invariants: every `go` that parses gets exactly one
 //! `bestmove` (none for `go perft`), every reply line is well formed, and a line
 //! answered with an error leaves the position unchanged (except `position`, whose
 //! illegal-move rule may change it).
@@ -28,6 +28,13 @@ fn tame(line: &str) -> Option<String> {
         Ok(Some(Command::Go(Go::Solve))) => None,
         Ok(Some(Command::Bench { .. })) => None,
         Ok(Some(Command::SetOption { name, .. })) if name.eq_ignore_ascii_case("hash") => None,
+        // Threads stay within 1-8 (bad values are kept: they are errors to exercise).
+        Ok(Some(Command::SetOption { name, value })) if name.eq_ignore_ascii_case("threads") => {
+            match value.as_deref().map(str::parse::<u64>) {
+                Some(Ok(n)) if n > 8 => Some("setoption name Threads value 8".to_string()),
+                _ => Some(line.to_string()),
+            }
+        }
         _ => Some(line.to_string()),
     }
 }

@@ -325,6 +325,17 @@ pub struct TieBreak {
     pub words: &'static str,
 }
 
+/// A move as a number, for tables that threads share: an entry is written as whole
+/// atomic words, so it holds a code rather than the move itself.
+///
+/// Distinct moves of one position must have distinct codes below `u32::MAX` (which
+/// means "no move"). A code is never turned back into a move: a searcher compares it
+/// with the moves it generated, so a code torn by a concurrent write can misorder
+/// moves but never make an illegal one.
+pub trait MoveCode: Copy {
+    fn code(self) -> u32;
+}
+
 /// A game: its rules and notation, on one state.
 ///
 /// Implementations are small copyable states. Required methods are the rules;
@@ -333,8 +344,9 @@ pub struct TieBreak {
 /// games have (repetition, a ply limit, pair scoring). How the engine plays a game
 /// (evaluation, tables, searcher) is [`crate::search::Strategy`]'s business.
 pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
-    /// A move. Must be small and `Copy`: it is stored in the transposition table.
-    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+    /// A move. Must be small and `Copy`; its [`MoveCode`] is what the transposition
+    /// table stores.
+    type Move: Copy + Eq + MoveCode + fmt::Debug + Send + Sync + 'static;
     /// The immutable facts chosen by the game's options (board size, line length, …).
     type Config: Clone + fmt::Debug + Send + Sync + 'static;
 

@@ -11,7 +11,7 @@
 //! and the root answers of solvers and tables, are [`super::policy`]'s business.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::eval::Evaluator;
@@ -19,7 +19,7 @@ use super::level::LevelState;
 use super::oracle::Oracle;
 use super::tt::{Bound, PROVEN, Tt};
 use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Score, SearchLimits, SearchResult};
-use crate::game::{Game, Outcome, Value};
+use crate::game::{Game, MoveCode, Outcome, Value};
 
 /// The root's upper bound below full strength, above every score plus bonus.
 const LEVEL_BETA: i32 = 1 << 28;
@@ -29,16 +29,39 @@ const KILLERS: usize = 2;
 /// (which may not be running, or may be starved on a busy machine).
 const CLOCK_INTERVAL: u64 = 256;
 
+/// Depths a helper thread of lazy SMP leaves to others: helper `i` skips depth `d`
+/// when `(d + PHASE[i]) / SIZE[i]` is odd, so that the threads spread over the
+/// depths rather than all search the same one (the pattern Stockfish used).
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Which part a searcher plays in a search with several threads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// Decides the move, keeps the time, reports.
+    Main,
+    /// Searches the same root to fill the shared table; its number picks the depths
+    /// it skips. It stops only when told.
+    Helper(usize),
+}
+
 /// An alpha-beta searcher for one game. It keeps its transposition table between
-/// searches.
+/// searches; the table may be shared with other searchers (threads of one search).
 pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     eval: E,
     oracle: Arc<O>,
-    tt: Tt<G::Move>,
+    tt: Arc<Tt>,
     hash_mib: usize,
     /// Whether `tt` has been allocated at `hash_mib` yet.
     table_ready: bool,
     // Per search:
+    role: Role,
+    /// Nodes of the other threads of this search: helpers add theirs in batches, the
+    /// main thread counts them in its limits and reports.
+    team_nodes: Arc<AtomicU64>,
+    /// A helper's nodes already added to `team_nodes`; the main thread's last reading
+    /// of it.
+    team_mark: u64,
     stop: Arc<AtomicBool>,
     /// Raised by the watchdog at the hard time limit.
     time_up: Arc<AtomicBool>,
@@ -72,9 +95,12 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         AlphaBeta {
             eval,
             oracle,
-            tt: Tt::new(0),
+            tt: Arc::new(Tt::new(0)),
             hash_mib,
             table_ready: false,
+            role: Role::Main,
+            team_nodes: Arc::new(AtomicU64::new(0)),
+            team_mark: 0,
             stop: Arc::new(AtomicBool::new(false)),
             time_up: Arc::new(AtomicBool::new(false)),
             stopped: false,
@@ -98,7 +124,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     /// Changes the table size (its contents are lost).
     pub fn set_hash(&mut self, mib: usize) {
         self.hash_mib = mib;
-        self.tt = Tt::new(0);
+        self.tt = Arc::new(Tt::new(0));
         self.table_ready = false;
     }
 
@@ -121,8 +147,26 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
 
     fn ensure_table(&mut self) {
         if !self.table_ready {
-            self.tt = Tt::new(self.hash_mib);
+            self.tt = Arc::new(Tt::new(self.hash_mib));
             self.table_ready = true;
+        }
+    }
+
+    /// The transposition table (allocated if it was not), to share with helpers.
+    pub fn table(&mut self) -> Arc<Tt> {
+        self.ensure_table();
+        Arc::clone(&self.tt)
+    }
+
+    /// Readies the table for a new search under `limits`: a new age, or an empty
+    /// table for a proof. Done before helpers start on it.
+    fn begin_table(&mut self, limits: &SearchLimits) {
+        self.ensure_table();
+        self.tt.new_search();
+        if limits.solve {
+            // Entries of earlier searches were made with reductions: their depths
+            // overstate what they saw, so a proof starts from a clean table.
+            self.tt.clear();
         }
     }
 
@@ -155,37 +199,41 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         time_up: Arc<AtomicBool>,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        let started = limits.started.unwrap_or_else(Instant::now);
-        self.time_up = time_up;
-        self.ensure_table();
-        self.tt.new_search();
-        self.stop = stop;
-        self.stopped = false;
-        self.reductions = !limits.solve;
-        if limits.solve {
-            // Entries of earlier searches were made with reductions: their depths
-            // overstate what they saw, so a proof starts from a clean table.
-            self.tt.clear();
-        }
-        self.started = started;
-        self.hard = limits.budget.hard;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.heuristic_leaves = 0;
-        self.path.clear();
-        self.path.extend_from_slice(history);
-        if self.path.last() != Some(&root.hash()) {
-            self.path.push(root.hash());
-        }
-        self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
-        self.probing = limits.level.is_full();
+        self.begin_table(&limits);
+        let team = Arc::new(AtomicU64::new(0));
+        self.search_as_main(root, history, limits, stop, time_up, team, report)
+    }
 
-        let mut root_moves = Vec::new();
-        if root.outcome().is_none() {
-            root.generate_moves(&mut root_moves);
-        }
-        self.level.begin(limits.level, &root_moves);
+    /// Readies the table for a search under `limits` (see [`AlphaBeta::search_as_main`])
+    /// and returns it, for the helpers to share.
+    pub fn begin_search(&mut self, limits: &SearchLimits) -> Arc<Tt> {
+        self.begin_table(limits);
+        Arc::clone(&self.tt)
+    }
+
+    /// [`AlphaBeta::search`] as the main thread of a team whose helpers search the
+    /// same root on the same table (readied by [`AlphaBeta::begin_search`]) and add
+    /// their nodes to `team_nodes`: they count in the node limit and in the reports.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_as_main(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        time_up: Arc<AtomicBool>,
+        team_nodes: Arc<AtomicU64>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let root_moves = self.setup(
+            root,
+            history,
+            &limits,
+            stop,
+            time_up,
+            Role::Main,
+            team_nodes,
+        );
         if root_moves.is_empty() {
             return SearchResult::fallback(None);
         }
@@ -261,8 +309,121 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             }
             last_iteration = this_iteration;
         }
-        result.nodes = self.nodes;
+        result.nodes = self.team_total();
         result
+    }
+
+    /// Searches `root` as helper number `index` (0 for the first) of a team: on the
+    /// main thread's `table`, iterating over the depths its number leaves it, without
+    /// reports or clock, until `stop` or `time_up` is raised, the depth limit is reached
+    /// or the root is proven. Its nodes go to `team_nodes`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_as_helper(
+        &mut self,
+        index: usize,
+        table: Arc<Tt>,
+        root: &G,
+        history: &[u64],
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        time_up: Arc<AtomicBool>,
+        team_nodes: Arc<AtomicU64>,
+    ) {
+        self.tt = table;
+        self.table_ready = true;
+        let limits = SearchLimits {
+            nodes: None,
+            budget: Default::default(),
+            ..limits
+        };
+        let role = Role::Helper(index);
+        if self
+            .setup(root, history, &limits, stop, time_up, role, team_nodes)
+            .is_empty()
+        {
+            return;
+        }
+        let slot = index % SKIP_SIZE.len();
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32)
+            .clamp(1, MAX_PLY as u32);
+        for depth in 1..=max_depth {
+            if (depth + SKIP_PHASE[slot]) / SKIP_SIZE[slot] % 2 == 1 && depth < max_depth {
+                continue;
+            }
+            let leaves_before = self.heuristic_leaves;
+            self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
+            if self.stopped || self.heuristic_leaves == leaves_before {
+                break;
+            }
+        }
+        self.flush_nodes();
+        // The table is the main thread's: not kept alive past its search.
+        self.tt = Arc::new(Tt::new(0));
+    }
+
+    /// The nodes this searcher visited in its last search (its own, without a team's).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The per-search state: flags, limits, counters, the path, the root's moves.
+    #[allow(clippy::too_many_arguments)]
+    fn setup(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        limits: &SearchLimits,
+        stop: Arc<AtomicBool>,
+        time_up: Arc<AtomicBool>,
+        role: Role,
+        team_nodes: Arc<AtomicU64>,
+    ) -> Vec<G::Move> {
+        self.role = role;
+        self.team_nodes = team_nodes;
+        self.team_mark = 0;
+        self.time_up = time_up;
+        self.stop = stop;
+        self.stopped = false;
+        self.reductions = !limits.solve;
+        self.started = limits.started.unwrap_or_else(Instant::now);
+        self.hard = limits.budget.hard;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.heuristic_leaves = 0;
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        if self.path.last() != Some(&root.hash()) {
+            self.path.push(root.hash());
+        }
+        self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
+        self.probing = limits.level.is_full();
+
+        let mut root_moves = Vec::new();
+        if root.outcome().is_none() {
+            root.generate_moves(&mut root_moves);
+        }
+        self.level.begin(limits.level, &root_moves);
+        root_moves
+    }
+
+    /// A helper adds its nodes since the last call to the team's count.
+    fn flush_nodes(&mut self) {
+        if let Role::Helper(_) = self.role {
+            self.team_nodes
+                .fetch_add(self.nodes - self.team_mark, Ordering::Relaxed);
+            self.team_mark = self.nodes;
+        }
+    }
+
+    /// Nodes of the whole team as far as this thread knows.
+    fn team_total(&self) -> u64 {
+        match self.role {
+            Role::Main => self.nodes + self.team_nodes.load(Ordering::Relaxed),
+            Role::Helper(_) => self.nodes,
+        }
     }
 
     /// The value of a proven root score: wins and losses carry their distance; a draw
@@ -282,7 +443,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             depth,
             seldepth: (self.seldepth as u32).max(depth.min(MAX_PLY as u32)),
             score,
-            nodes: self.nodes,
+            nodes: self.team_total(),
             time: self.started.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: pv.to_vec(),
@@ -290,7 +451,17 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     }
 
     fn check_limits(&mut self) {
-        if self.nodes >= self.node_limit
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
+            match self.role {
+                Role::Main => self.team_mark = self.team_nodes.load(Ordering::Relaxed),
+                Role::Helper(_) => self.flush_nodes(),
+            }
+        }
+        let team_nodes = match self.role {
+            Role::Main => self.team_mark,
+            Role::Helper(_) => 0,
+        };
+        if self.nodes + team_nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
             || self.time_up.load(Ordering::Relaxed)
         {
@@ -390,7 +561,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         let killers = self.killers[ply];
         let eval = &mut self.eval;
         ordered.extend(moves.iter().map(|&mv| {
-            let key = if Some(mv) == tt_move {
+            let key = if Some(mv.code()) == tt_move {
                 1 << 30
             } else if killers.contains(&Some(mv)) {
                 1 << 24
@@ -502,7 +673,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         };
         self.tt.store(
             hash,
-            best_move,
+            best_move.map(MoveCode::code),
             score_to_tt(best_score, ply),
             stored_depth,
             bound,

@@ -15,7 +15,7 @@
 //! game can choose it for a role (see [`super::Strategy::method`]).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::Evaluator;
@@ -35,6 +35,18 @@ const EXPANSION_ROOM: usize = 1024;
 const MIN_TREE: usize = 1 << 16;
 /// How often (in iterations) an `info` line is reported.
 const REPORT_INTERVAL: u64 = 200_000;
+
+/// What a tree knows of one move of the root: enough to merge trees.
+#[derive(Clone, Debug)]
+pub struct RootChild<M> {
+    pub mv: M,
+    pub visits: u32,
+    /// Sum of the results for the mover: 1 a win, ½ a draw, 0 a loss.
+    pub reward: f64,
+    /// The winner under best play, once proven, and the plies to the end.
+    pub proven: Option<Player>,
+    pub proven_plies: u32,
+}
 
 /// A node of the tree: the position reached by `mv` from its parent.
 #[derive(Clone, Debug)]
@@ -135,46 +147,144 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         time_up: &AtomicBool,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
+        let team = AtomicU64::new(0);
+        self.search_as_main(root, limits, &stop, time_up, &team, report);
+        self.conclude(root, limits, &team, &[], report)
+    }
+
+    /// Grows the tree of `root` as the main thread of a team whose helpers grow their
+    /// own trees of it ([`Mcts::search_as_helper`]) and add their iterations to
+    /// `team_nodes`, which count in the node limit and the reports. The result comes
+    /// from [`Mcts::conclude`] once the helpers are done.
+    pub fn search_as_main(
+        &mut self,
+        root: &G,
+        limits: SearchLimits,
+        stop: &AtomicBool,
+        time_up: &AtomicBool,
+        team_nodes: &AtomicU64,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) {
         let started = limits.started.unwrap_or_else(Instant::now);
-        self.nodes.clear();
-        self.iterations = 0;
-        self.max_depth = 0;
-        self.nodes
-            .push(Node::new(None, root.side_to_move().other()));
-        let mut result = SearchResult::fallback(None);
-        if root.outcome().is_some() {
-            return result;
+        if !self.begin(root) {
+            return;
         }
         let node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        let mut team = 0;
         // Alone on the clock, a search spends its soft budget: there is no iteration
         // to finish, so the soft limit is where it stops.
         let deadline = limits.budget.soft.or(limits.budget.hard);
         loop {
             self.iterate(root);
             self.iterations += 1;
-            if self.nodes[0].proven.is_some() || self.iterations >= node_limit {
+            if self.nodes[0].proven.is_some() || self.iterations + team >= node_limit {
                 break;
             }
             if stop.load(Ordering::Relaxed) || time_up.load(Ordering::Relaxed) {
                 break;
             }
             if self.iterations.is_multiple_of(CHECK_INTERVAL) {
+                team = team_nodes.load(Ordering::Relaxed);
                 if deadline.is_some_and(|d| started.elapsed() >= d) {
                     break;
                 }
                 if self.iterations.is_multiple_of(REPORT_INTERVAL) {
-                    report(&self.info(root, started));
+                    report(&self.info(root, started, team));
                 }
             }
         }
-        let info = self.info(root, started);
+    }
+
+    /// Grows a tree of `root` of its own, for a team's main thread to merge its root
+    /// statistics ([`Mcts::root_children`]), until `stop` or `time_up` is raised or the
+    /// root is proven; adds its iterations to `team_nodes` as it goes.
+    pub fn search_as_helper(
+        &mut self,
+        root: &G,
+        stop: &AtomicBool,
+        time_up: &AtomicBool,
+        team_nodes: &AtomicU64,
+    ) {
+        if !self.begin(root) {
+            return;
+        }
+        let mut counted = 0;
+        loop {
+            self.iterate(root);
+            self.iterations += 1;
+            if self.iterations.is_multiple_of(CHECK_INTERVAL) {
+                team_nodes.fetch_add(self.iterations - counted, Ordering::Relaxed);
+                counted = self.iterations;
+            }
+            if self.nodes[0].proven.is_some()
+                || stop.load(Ordering::Relaxed)
+                || time_up.load(Ordering::Relaxed)
+            {
+                break;
+            }
+        }
+        team_nodes.fetch_add(self.iterations - counted, Ordering::Relaxed);
+    }
+
+    /// A new tree of `root`; false when the game is over there.
+    fn begin(&mut self, root: &G) -> bool {
+        self.nodes.clear();
+        self.iterations = 0;
+        self.max_depth = 0;
+        self.nodes
+            .push(Node::new(None, root.side_to_move().other()));
+        root.outcome().is_none()
+    }
+
+    /// The statistics of the root's children, in the order of the root's moves.
+    pub fn root_children(&self) -> Vec<RootChild<G::Move>> {
+        let root = &self.nodes[0];
+        if !root.expanded {
+            return Vec::new();
+        }
+        let range = root.first_child as usize..(root.first_child + root.children) as usize;
+        self.nodes[range]
+            .iter()
+            .filter_map(|node| {
+                Some(RootChild {
+                    mv: node.mv?,
+                    visits: node.visits,
+                    reward: node.reward,
+                    proven: node.proven,
+                    proven_plies: node.proven_plies,
+                })
+            })
+            .collect()
+    }
+
+    /// The result of the search of `root`: this tree's root statistics with those of
+    /// the helpers' trees (`merged`) added, the move to play and its line, reported
+    /// once more to `report`. `team_nodes` counts the helpers' iterations.
+    pub fn conclude(
+        &mut self,
+        root: &G,
+        limits: SearchLimits,
+        team_nodes: &AtomicU64,
+        merged: &[Vec<RootChild<G::Move>>],
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let started = limits.started.unwrap_or_else(Instant::now);
+        let mut result = SearchResult::fallback(None);
+        if root.outcome().is_some() || self.nodes.is_empty() {
+            return result;
+        }
+        for children in merged {
+            self.absorb(children);
+        }
+        let team = team_nodes.load(Ordering::Relaxed);
+        let info = self.info(root, started, team);
         report(&info);
         // The principal line starts with the move to play.
         result.best = info.pv.first().copied();
         result.score = info.score;
         result.pv = info.pv;
         result.depth = info.depth;
-        result.nodes = self.iterations;
+        result.nodes = self.iterations + team;
         if let Some(winner) = self.nodes[0].proven {
             let plies = self.nodes[0].proven_plies;
             result.proven = Some(if winner == root.side_to_move() {
@@ -184,6 +294,41 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             });
         }
         result
+    }
+
+    /// Adds another tree's root statistics to this tree's root children (matched by
+    /// move) and takes over its proofs, which are exact in any tree.
+    fn absorb(&mut self, children: &[RootChild<G::Move>]) {
+        let root = &self.nodes[0];
+        if !root.expanded {
+            return;
+        }
+        let range = root.first_child as usize..(root.first_child + root.children) as usize;
+        let mut added = 0;
+        for (offset, other) in children.iter().enumerate() {
+            // The same root generates its moves in the same order: look there first.
+            let index = match self.nodes.get(range.start + offset) {
+                Some(node)
+                    if range.contains(&(range.start + offset)) && node.mv == Some(other.mv) =>
+                {
+                    range.start + offset
+                }
+                _ => match range.clone().find(|&i| self.nodes[i].mv == Some(other.mv)) {
+                    Some(index) => index,
+                    None => continue,
+                },
+            };
+            let node = &mut self.nodes[index];
+            node.visits += other.visits;
+            node.reward += other.reward;
+            if node.proven.is_none() && other.proven.is_some() {
+                node.proven = other.proven;
+                node.proven_plies = other.proven_plies;
+            }
+            added += other.visits;
+        }
+        self.nodes[0].visits += added;
+        self.try_prove(0);
     }
 
     /// One iteration: select, expand, play out, back up.
@@ -374,8 +519,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         range.max_by_key(|&c| (self.nodes[c].proven_plies, self.nodes[c].visits))
     }
 
-    /// The principal line (most visited children) and its statistics.
-    fn info(&self, root: &G, started: Instant) -> Info<G::Move> {
+    /// The principal line (most visited children) and its statistics; `team` counts
+    /// the iterations of the helpers' trees.
+    fn info(&self, root: &G, started: Instant, team: u64) -> Info<G::Move> {
         let best = self.best_child();
         let mut pv = Vec::new();
         let mut index = best;
@@ -410,7 +556,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             depth: pv.len() as u32,
             seldepth: self.max_depth,
             score,
-            nodes: self.iterations,
+            nodes: self.iterations + team,
             time: elapsed,
             hashfull: (self.nodes.len() as u64 * 1000 / self.capacity as u64).min(1000) as u32,
             pv,

@@ -8,7 +8,8 @@
 //! - [`alphabeta`]: iterative-deepening PVS (transposition table, killers,
 //!   repetition draws inside the search, mate distances, proofs for `go solve`).
 //! - [`mcts`]: Monte-Carlo tree search, for the games (or roles) where it plays better.
-//! - [`tt`]: the transposition table; [`time`]: soft and hard budgets from a clock;
+//! - [`threads`]: helper threads (lazy SMP for alpha-beta, root parallelism for MCTS).
+//! - [`tt`]: the lock-free transposition table; [`time`]: soft and hard budgets from a clock;
 //!   [`level`]: playing strength below full.
 //!
 //! Nothing here prints: searchers report each iteration through a callback with an
@@ -21,6 +22,7 @@ pub mod mcts;
 pub mod oracle;
 pub mod policy;
 pub mod strategy;
+pub mod threads;
 pub mod time;
 pub mod tt;
 

@@ -5,11 +5,12 @@
 //! every move); a position the game prefers to play by Monte-Carlo tree search, with no
 //! depth, proof or level asking for alpha-beta's terms, goes to MCTS; everything else to
 //! alpha-beta. The policy also owns the watchdog of the hard time limit, so every
-//! searcher stops on the same flag.
+//! searcher stops on the same flag, and the helper threads ([`super::threads`]) that
+//! search beside the main one when `Threads` is above 1.
 
 use std::borrow::Cow;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::alphabeta::AlphaBeta;
@@ -17,6 +18,7 @@ use super::eval::Evaluator;
 use super::mcts::Mcts;
 use super::oracle::Oracle;
 use super::strategy::{Method, Strategy};
+use super::threads::{Helpers, TeamFlags};
 use super::time::Watchdog;
 use super::{Info, MATE, MAX_PLY, Score, SearchLimits, SearchResult, value_to_score};
 use crate::game::Outcome;
@@ -28,6 +30,9 @@ pub struct Policy<G: Strategy, E: Evaluator<G> = <G as Strategy>::Eval> {
     mcts: Mcts<G, E>,
     oracle: Arc<G::Oracle>,
     hash_mib: usize,
+    /// The evaluation new helpers clone.
+    eval: E,
+    helpers: Helpers<G, E, G::Oracle>,
 }
 
 impl<G: Strategy> Policy<G> {
@@ -48,10 +53,29 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
     pub fn new(hash_mib: usize, eval: E, oracle: Arc<G::Oracle>) -> Self {
         Policy {
             alphabeta: AlphaBeta::new(hash_mib, eval.clone(), Arc::clone(&oracle)),
-            mcts: Mcts::new(super::mcts::DEFAULT_SEED, eval),
+            mcts: Mcts::new(super::mcts::DEFAULT_SEED, eval.clone()),
             oracle,
             hash_mib,
+            eval,
+            helpers: Helpers::none(),
         }
+    }
+
+    /// Searches on `threads` threads from now on (the calling one and `threads − 1`
+    /// helpers, started here); the number actually running.
+    pub fn set_threads(&mut self, threads: usize) -> usize {
+        let wanted = threads.clamp(1, super::threads::MAX_THREADS) - 1;
+        if wanted != self.helpers.len() {
+            // The old helpers end when their channels drop.
+            self.helpers = Helpers::none();
+            self.helpers = Helpers::new(wanted, &self.eval, &self.oracle);
+        }
+        self.helpers.len() + 1
+    }
+
+    /// The threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     pub fn oracle(&self) -> &Arc<G::Oracle> {
@@ -116,14 +140,65 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
                 && limits.depth.is_none()
                 && limits.level.is_full();
             if mcts {
-                self.mcts.set_memory(self.hash_mib);
-                // Seeded by the position: the same `go nodes N` gives the same move.
-                self.mcts.seed(root.hash());
-                return self.mcts.search(root, limits, stop, &time_up, report);
+                return self.search_mcts(root, limits, &stop, time_up, report);
             }
         }
-        self.alphabeta
-            .search(root, history, limits, stop, time_up, report)
+        // Below full strength the one thread's random choice is the level.
+        if self.helpers.is_empty() || !limits.level.is_full() {
+            return self
+                .alphabeta
+                .search(root, history, limits, stop, time_up, report);
+        }
+        let flags = self.team_flags(time_up);
+        let table = self.alphabeta.begin_search(&limits);
+        self.helpers
+            .start_alphabeta(&table, root, history, limits, &flags);
+        let mut result = self.alphabeta.search_as_main(
+            root,
+            history,
+            limits,
+            stop,
+            Arc::clone(&flags.time_up),
+            Arc::clone(&flags.nodes),
+            report,
+        );
+        flags.stop.store(true, Ordering::Relaxed);
+        self.helpers.finish();
+        result.nodes = self.alphabeta.nodes() + flags.nodes.load(Ordering::Relaxed);
+        result
+    }
+
+    /// Monte-Carlo tree search of `root`, on one tree per thread.
+    fn search_mcts(
+        &mut self,
+        root: &G,
+        limits: SearchLimits,
+        stop: &AtomicBool,
+        time_up: Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        // The trees share the memory the `Hash` option gives.
+        let threads = self.threads();
+        let memory = (self.hash_mib / threads).max(1);
+        self.mcts.set_memory(memory);
+        // Seeded by the position: the same `go nodes N` gives the same move.
+        self.mcts.seed(root.hash());
+        let flags = self.team_flags(time_up);
+        self.helpers.start_mcts(root, root.hash(), memory, &flags);
+        self.mcts
+            .search_as_main(root, limits, stop, &flags.time_up, &flags.nodes, report);
+        flags.stop.store(true, Ordering::Relaxed);
+        let trees = self.helpers.finish();
+        self.mcts
+            .conclude(root, limits, &flags.nodes, &trees, report)
+    }
+
+    fn team_flags(&self, time_up: Arc<AtomicBool>) -> TeamFlags {
+        TeamFlags {
+            stop: Arc::new(AtomicBool::new(false)),
+            time_up,
+            nodes: Arc::new(AtomicU64::new(0)),
+        }
     }
 
     /// The game's exact solver, when it has one for this position.

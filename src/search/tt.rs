@@ -1,11 +1,21 @@
-//! The transposition table: a flat array of entries, one probe per position.
+//! The transposition table: a flat array of entries, one probe per position, shared
+//! without locks by every thread of a search.
 //!
-//! Entries keep the full 64-bit key (cheap insurance against collisions between
-//! positions of very different games and sizes), the best move, the score with mate
-//! distances made relative to the node, the depth searched, and the kind of bound.
-//! A depth of [`PROVEN`] marks a value that no horizon touched: an exact game value.
+//! An entry keeps the full 64-bit key (cheap insurance against collisions between
+//! positions of very different games and sizes), the best move's [`MoveCode`], the
+//! score with mate distances made relative to the node, the depth searched, and the
+//! kind of bound. A depth of [`PROVEN`] marks a value that no horizon touched: an
+//! exact game value.
+//!
+//! Each entry is two atomic words: the data packed in one, the key XOR the data in the
+//! other (the scheme of Hyatt and Mann's "lockless transposition table"). Two threads
+//! writing one slot at once may leave the words of different stores; such a slot fails
+//! the key check and reads as empty, so a probe sees a whole entry or none. The words
+//! are read and written with relaxed ordering: nothing else is published through them.
+//!
+//! [`MoveCode`]: crate::game::MoveCode
 
-use std::mem::size_of;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Depth stored for values proven without any heuristic leaf below them.
 pub const PROVEN: u8 = u8::MAX;
@@ -19,66 +29,131 @@ pub enum Bound {
     Upper,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct Entry<M: Copy> {
+/// One stored search result, unpacked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
     pub key: u64,
-    pub mv: Option<M>,
+    /// The best move's code ([`crate::game::MoveCode`]).
+    pub mv: Option<u32>,
     pub score: i16,
     pub depth: u8,
     pub bound: Bound,
     pub age: u8,
 }
 
-/// The table. Its size is set in MiB; it never grows.
-pub struct Tt<M: Copy> {
-    entries: Vec<Option<Entry<M>>>,
-    age: u8,
+/// The data word: bits 0–31 the move code (`u32::MAX` for none), 32–47 the score,
+/// 48–55 the depth, 56–57 the bound (1–3; a data word of 0 is an empty slot), 58–63
+/// the age.
+const NO_MOVE: u32 = u32::MAX;
+/// Ages wrap within six bits: only equality with the current age matters.
+const AGE_MASK: u8 = 0x3f;
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        u64::from(self.mv.unwrap_or(NO_MOVE))
+            | u64::from(self.score as u16) << 32
+            | u64::from(self.depth) << 48
+            | bound << 56
+            | u64::from(self.age & AGE_MASK) << 58
+    }
+
+    fn unpack(key: u64, data: u64) -> Option<Entry> {
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        let code = data as u32;
+        Some(Entry {
+            key,
+            mv: (code != NO_MOVE).then_some(code),
+            score: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            bound,
+            age: (data >> 58) as u8,
+        })
+    }
 }
 
-impl<M: Copy> Tt<M> {
+/// A slot: the key XOR the data, and the data.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table. Its size is set in MiB; it never grows. Every method takes `&self`:
+/// threads share it through an `Arc`.
+pub struct Tt {
+    slots: Box<[Slot]>,
+    age: AtomicU8,
+}
+
+impl Tt {
     /// A table of about `mib` MiB (at least a few thousand entries).
     pub fn new(mib: usize) -> Self {
-        let entry_size = size_of::<Option<Entry<M>>>().max(1);
-        let count = (mib.max(1) * 1024 * 1024 / entry_size).max(1024);
+        let count = (mib.max(1) * 1024 * 1024 / size_of::<Slot>()).max(1024);
         Tt {
-            entries: vec![None; count],
-            age: 0,
+            slots: (0..count).map(|_| Slot::default()).collect(),
+            age: AtomicU8::new(0),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.slots.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.slots.is_empty()
     }
 
-    fn index(&self, key: u64) -> usize {
+    fn slot(&self, key: u64) -> &Slot {
         // Multiply-high maps the key onto any table length without a modulo.
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
     }
 
-    /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|entry| *entry = None);
-        self.age = 0;
+    fn age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed)
+    }
+
+    /// Forgets everything (a new game). Not to be called while a search runs.
+    pub fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search, so that old entries give way first.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age
+            .store(self.age().wrapping_add(1) & AGE_MASK, Ordering::Relaxed);
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        self.entries[self.index(key)].filter(|entry| entry.key == key)
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key {
+            return None;
+        }
+        Entry::unpack(key, data)
     }
 
-    pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: u8, bound: Bound) {
-        let index = self.index(key);
-        let age = self.age;
-        let slot = &mut self.entries[index];
-        if let Some(old) = slot {
+    pub fn store(&self, key: u64, mv: Option<u32>, score: i32, depth: u8, bound: Bound) {
+        let slot = self.slot(key);
+        let age = self.age();
+        let old_data = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old_data;
+        let mut mv = mv;
+        if let Some(old) = Entry::unpack(old_key, old_data) {
             let same = old.key == key;
             // Keep a deeper entry of this search for another position; keep the old
             // move when the new store has none.
@@ -88,33 +163,34 @@ impl<M: Copy> Tt<M> {
             if same && old.depth == PROVEN && depth != PROVEN {
                 return;
             }
-            let mv = if mv.is_none() && same { old.mv } else { mv };
-            *slot = Some(Entry {
-                key,
-                mv,
-                score: score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-                depth,
-                bound,
-                age,
-            });
-        } else {
-            *slot = Some(Entry {
-                key,
-                mv,
-                score: score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-                depth,
-                bound,
-                age,
-            });
+            if mv.is_none() && same {
+                mv = old.mv;
+            }
         }
+        let entry = Entry {
+            key,
+            mv,
+            score: score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            depth,
+            bound,
+            age,
+        };
+        let data = entry.pack();
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
     }
 
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
+        let sample = self.slots.len().min(1000);
+        let age = self.age();
+        let used = self.slots[..sample]
             .iter()
-            .filter(|entry| entry.is_some_and(|entry| entry.age == self.age))
+            .filter(|slot| {
+                let data = slot.data.load(Ordering::Relaxed);
+                let key = slot.check.load(Ordering::Relaxed) ^ data;
+                Entry::unpack(key, data).is_some_and(|entry| entry.age == age)
+            })
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -126,7 +202,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes() {
-        let mut tt: Tt<u16> = Tt::new(1);
+        let tt = Tt::new(1);
         assert!(tt.len() >= 1024);
         tt.store(42, Some(7), -150, 5, Bound::Lower);
         let entry = tt.probe(42).unwrap();
@@ -143,5 +219,85 @@ mod tests {
         tt.clear();
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn packs_every_field() {
+        for (mv, score, depth, bound, age) in [
+            (None, i16::MIN, 0, Bound::Upper, 0),
+            (Some(0), i16::MAX, PROVEN, Bound::Exact, AGE_MASK),
+            (Some(u32::MAX - 1), -1, 17, Bound::Lower, 5),
+        ] {
+            let entry = Entry {
+                key: 0xdead_beef_0123_4567,
+                mv,
+                score,
+                depth,
+                bound,
+                age,
+            };
+            assert_ne!(entry.pack(), 0);
+            assert_eq!(Entry::unpack(entry.key, entry.pack()), Some(entry));
+        }
+    }
+
+    #[test]
+    fn ages_wrap_and_count_in_hashfull() {
+        let tt = Tt::new(1);
+        for _ in 0..200 {
+            tt.new_search();
+        }
+        assert_eq!(tt.age(), 200 & AGE_MASK);
+        // Keys spread over the whole table: some land in the sampled first slots.
+        let mut key = 1u64;
+        for _ in 0..tt.len() {
+            key = key.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(1);
+            tt.store(key, None, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull() > 500, "{}", tt.hashfull());
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    /// Threads hammering one slot with keys whose entries' fields all derive from the
+    /// key: every entry a probe returns must be one that some thread stored whole.
+    #[test]
+    fn concurrent_writes_never_tear() {
+        let tt = Tt::new(1);
+        // The same top bits: the same slot.
+        let keys: Vec<u64> = (1..=4u64)
+            .map(|i| 0xabcd_0000_0000_0000 | i.wrapping_mul(0x0123_4567_89ab))
+            .collect();
+        assert!(
+            keys.iter()
+                .all(|&k| std::ptr::eq(tt.slot(k), tt.slot(keys[0])))
+        );
+        let derived = |key: u64| {
+            (
+                Some(key as u32 >> 1),
+                (key >> 16) as i16 as i32,
+                (key >> 8) as u8 % 4,
+            )
+        };
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let (tt, keys) = (&tt, &keys);
+                scope.spawn(move || {
+                    for n in 0..200_000usize {
+                        let key = keys[(n + t) % keys.len()];
+                        let (mv, score, depth) = derived(key);
+                        tt.store(key, mv, score, depth, Bound::Exact);
+                        let other = keys[(n * 7 + t) % keys.len()];
+                        if let Some(entry) = tt.probe(other) {
+                            let (mv, score, depth) = derived(other);
+                            assert_eq!(
+                                (entry.mv, i32::from(entry.score), entry.depth),
+                                (mv, score, depth)
+                            );
+                        }
+                    }
+                });
+            }
+        });
     }
 }

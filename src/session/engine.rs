@@ -30,6 +30,9 @@ pub trait Engine: Send {
     fn new_game(&mut self);
     /// Resizes the transposition table, allocating it now.
     fn set_hash(&mut self, mib: usize);
+    /// Searches on `threads` threads from now on, started here; the number running
+    /// (fewer only if the system refused threads).
+    fn set_threads(&mut self, threads: usize) -> usize;
     /// Sets the game's engine option number `index` ([`Strategy::engine_options`]) to
     /// a value already checked against its kind.
     fn set_engine_option(&mut self, index: usize, value: i64);
@@ -79,7 +82,7 @@ impl<G: Strategy> GameEngine<G> {
     /// allocated, so that no clocked search pays for it. The game's own tables are
     /// started by the session ([`Engine::prepare_tables`]) when the game is chosen, or
     /// by the first `isready`.
-    pub fn new(config: G::Config, hash_mib: usize, values: &[i64]) -> Self {
+    pub fn new(config: G::Config, hash_mib: usize, threads: usize, values: &[i64]) -> Self {
         let record = Record::new(G::start(&config));
         let oracle = Arc::new(G::Oracle::new(&config));
         for (index, &value) in values.iter().enumerate() {
@@ -87,6 +90,7 @@ impl<G: Strategy> GameEngine<G> {
         }
         let mut policy = Policy::new(hash_mib, G::Eval::default(), Arc::clone(&oracle));
         policy.prepare();
+        policy.set_threads(threads);
         warm_up(record.state());
         GameEngine {
             config,
@@ -122,6 +126,7 @@ pub struct BuildEngine {
     /// The game's engine options, in the order of [`Strategy::engine_options`].
     pub engine_values: Vec<i64>,
     pub hash_mib: usize,
+    pub threads: usize,
 }
 
 impl GameVisitor for BuildEngine {
@@ -131,6 +136,7 @@ impl GameVisitor for BuildEngine {
         Ok(Box::new(GameEngine::<G>::new(
             config,
             self.hash_mib,
+            self.threads,
             &self.engine_values,
         )))
     }
@@ -277,6 +283,10 @@ impl<G: Strategy> Engine for GameEngine<G> {
         let mut policy = lock(&self.policy);
         policy.set_hash(mib);
         policy.prepare();
+    }
+
+    fn set_threads(&mut self, threads: usize) -> usize {
+        lock(&self.policy).set_threads(threads)
     }
 
     fn set_engine_option(&mut self, index: usize, value: i64) {

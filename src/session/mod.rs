@@ -32,6 +32,7 @@ use crate::game::{OptionError, OptionKind, OptionSpec, quote};
 use crate::games::{self, GameVisitor};
 use crate::protocol::response::{OptionLine, Response};
 use crate::protocol::{Command, Go, parse_command};
+use crate::search::threads::MAX_THREADS;
 use crate::search::{Level, Strategy};
 
 /// The engine's name and author for the handshake.
@@ -41,6 +42,8 @@ pub const ENGINE_AUTHOR: &str = "the tabuleiro developers";
 /// Transposition table size, MiB.
 const HASH_DEFAULT: i64 = 16;
 const HASH_MAX: i64 = 16_384;
+/// One thread by default, so that `bench` and `go nodes` stay deterministic.
+const THREADS_DEFAULT: i64 = 1;
 /// Time lost between engine and arena per move, ms.
 const OVERHEAD_DEFAULT: i64 = 20;
 const OVERHEAD_MAX: i64 = 5_000;
@@ -82,6 +85,8 @@ pub struct Session {
     /// The engine option values of every game, in the order of its `engine_options`.
     engine_values: HashMap<&'static str, Vec<i64>>,
     hash_mib: usize,
+    /// The `Threads` option: threads per search.
+    threads: usize,
     move_overhead_ms: u64,
     /// The `Level` option: playing strength, 10 = full (search/level.rs).
     level: Level,
@@ -143,13 +148,20 @@ impl Session {
         let name = games::canonical(game).ok_or_else(|| unknown_game(game))?;
         let game_values = defaults(specs_of);
         let engine_values = defaults(engine_specs_of);
-        let engine = build(name, &game_values, &engine_values, HASH_DEFAULT as usize)?;
+        let engine = build(
+            name,
+            &game_values,
+            &engine_values,
+            HASH_DEFAULT as usize,
+            THREADS_DEFAULT as usize,
+        )?;
         Ok(Session {
             out,
             engine,
             game_values,
             engine_values,
             hash_mib: HASH_DEFAULT as usize,
+            threads: THREADS_DEFAULT as usize,
             move_overhead_ms: OVERHEAD_DEFAULT as u64,
             level: Level::FULL,
             search: None,
@@ -372,6 +384,12 @@ impl Session {
                 max: HASH_MAX,
             },
             OptionLine::Spin {
+                name: "Threads".to_string(),
+                default: self.threads as i64,
+                min: 1,
+                max: MAX_THREADS as i64,
+            },
+            OptionLine::Spin {
                 name: "MoveOverhead".to_string(),
                 default: self.move_overhead_ms as i64,
                 min: 0,
@@ -423,7 +441,13 @@ impl Session {
 
     fn select_game(&mut self, name: &str) -> Result<(), String> {
         let name = games::canonical(name).ok_or_else(|| unknown_game(name))?;
-        self.engine = build(name, &self.game_values, &self.engine_values, self.hash_mib)?;
+        self.engine = build(
+            name,
+            &self.game_values,
+            &self.engine_values,
+            self.hash_mib,
+            self.threads,
+        )?;
         // A game chosen is a game to be played: its tables start building now, and
         // the next `isready` waits for them. (The game a process starts with waits for
         // the first `isready`, so that an arena that switches games at once never
@@ -440,6 +464,17 @@ impl Session {
                 let mib = spin("Hash", value_text, 1, HASH_MAX)?;
                 self.hash_mib = mib as usize;
                 self.engine.set_hash(self.hash_mib);
+                return Ok(());
+            }
+            "threads" => {
+                let threads = spin("Threads", value_text, 1, MAX_THREADS as i64)? as usize;
+                self.threads = self.engine.set_threads(threads);
+                if self.threads < threads {
+                    return Err(format!(
+                        "Threads: only {} of {threads} threads could be started",
+                        self.threads
+                    ));
+                }
                 return Ok(());
             }
             "moveoverhead" => {
@@ -504,6 +539,7 @@ impl Session {
                 &self.game_values,
                 &self.engine_values,
                 self.hash_mib,
+                self.threads,
             )?;
         }
         Ok(())
@@ -580,11 +616,13 @@ fn build(
     values: &HashMap<&'static str, Vec<i64>>,
     engine_values: &HashMap<&'static str, Vec<i64>>,
     hash_mib: usize,
+    threads: usize,
 ) -> Result<Box<dyn Engine>, String> {
     let builder = BuildEngine {
         values: values.get(game).cloned().unwrap_or_default(),
         engine_values: engine_values.get(game).cloned().unwrap_or_default(),
         hash_mib,
+        threads,
     };
     games::visit(game, builder).unwrap_or_else(|| Err(unknown_game(game)))
 }

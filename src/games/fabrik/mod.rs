@@ -34,7 +34,7 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
     parse_fen_board, read_square, square_name,
 };
 use crate::hash::{GOLDEN_GAMMA, SplitMix64};
@@ -79,6 +79,12 @@ pub enum MoveKind {
 /// 7–13 the worker's origin, bits 14–20 its destination, bits 21–22 the kind.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Move(u32);
+
+impl MoveCode for Move {
+    fn code(self) -> u32 {
+        self.0
+    }
+}
 
 const KIND_SHIFT: u32 = 21;
 

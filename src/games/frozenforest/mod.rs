@@ -39,8 +39,8 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player, Scoring,
-    TieBreak, parse_fen_board, read_square, square_name,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    Scoring, TieBreak, parse_fen_board, read_square, square_name,
 };
 use crate::hash::mix;
 use sight::{CELLS, Cells, SIZE, bit, tables};
@@ -51,6 +51,12 @@ pub const NONE: u8 = u8::MAX;
 /// A move: the destination cell (`rank * 10 + file`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Move(pub u8);
+
+impl MoveCode for Move {
+    fn code(self) -> u32 {
+        u32::from(self.0)
+    }
+}
 
 /// The options: the side of the square block of trees.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -25,7 +25,7 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::{rows_of, with_dots};
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
     labelled_diagram, parse_fen_board,
 };
 use crate::hash::{GOLDEN_GAMMA, mix};
@@ -44,6 +44,12 @@ pub const PROBE_EMPTIES: u32 = 12;
 /// A move: the column (0-based; the notation is 1-based).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Move(pub u8);
+
+impl MoveCode for Move {
+    fn code(self) -> u32 {
+        u32::from(self.0)
+    }
+}
 
 /// The options of a game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -31,7 +31,7 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Player, parse_fen_board,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionSpec, Outcome, Player, parse_fen_board,
     read_square, square_name,
 };
 use crate::hash::mix;
@@ -46,6 +46,12 @@ pub const SQUARES: usize = SIZE * SIZE;
 pub struct Move {
     pub from: u8,
     pub to: u8,
+}
+
+impl MoveCode for Move {
+    fn code(self) -> u32 {
+        u32::from(self.from) << 8 | u32::from(self.to)
+    }
 }
 
 /// A Neutreeko position.

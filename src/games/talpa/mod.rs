@@ -31,7 +31,7 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
     parse_fen_board, read_square, square_name,
 };
 use crate::hash::SplitMix64;
@@ -51,6 +51,15 @@ pub enum Move {
     Capture { from: u8, to: u8 },
     /// The side to move removes its own piece from this square.
     Remove(u8),
+}
+
+impl MoveCode for Move {
+    fn code(self) -> u32 {
+        match self {
+            Move::Capture { from, to } => 1 << 16 | u32::from(from) << 8 | u32::from(to),
+            Move::Remove(square) => u32::from(square),
+        }
+    }
 }
 
 impl Move {

@@ -1,0 +1,231 @@
+//! The helper threads of a search (the `Threads` option).
+//!
+//! The threads live as long as the engine of a game, each owning an alpha-beta
+//! searcher and a Monte-Carlo searcher with its own evaluator, and wait for jobs on a
+//! channel. A search with helpers works in one of two ways:
+//!
+//! - **Alpha-beta: lazy SMP.** Every helper searches the same root on the main
+//!   thread's transposition table (lock-free, [`super::tt`]), skipping depths by its
+//!   number so that the threads spread over depths. They report nothing and keep no
+//!   clock: the main thread decides the move, keeps the time and reports, and the
+//!   helpers stop when it ends. What they leave in the table (cut-offs, moves to try
+//!   first, proven values) makes the main thread's iterations cheaper.
+//! - **Monte-Carlo tree search: root parallelism.** Every helper grows a tree of its
+//!   own from another seed; at the end the main thread adds the helpers' root
+//!   statistics to its own and chooses from the sum. It needs no lock and no virtual
+//!   loss, and with few threads it plays as well as a shared tree (Chaslot, Winands
+//!   and van den Herik, "Parallel Monte-Carlo Tree Search", 2008, found it the best of
+//!   the three schemes they measured).
+//!
+//! A helper's move is never played: only the main thread's search picks the move, from
+//! moves it generated itself, so a table entry torn by concurrent writes can only
+//! misorder moves.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+
+use super::SearchLimits;
+use super::alphabeta::AlphaBeta;
+use super::eval::Evaluator;
+use super::mcts::{Mcts, RootChild};
+use super::oracle::Oracle;
+use super::tt::Tt;
+use crate::game::Game;
+use crate::hash::mix;
+
+/// The most threads the `Threads` option accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// What the threads of one search share besides the table.
+#[derive(Clone)]
+pub struct TeamFlags {
+    /// Raised by the main thread when it is done: the helpers stop.
+    pub stop: Arc<AtomicBool>,
+    /// Raised by the watchdog at the hard time limit.
+    pub time_up: Arc<AtomicBool>,
+    /// The helpers' nodes (or playouts), added in batches.
+    pub nodes: Arc<AtomicU64>,
+}
+
+/// A job for a helper.
+enum Job<G: Game> {
+    AlphaBeta {
+        table: Arc<Tt>,
+        root: G,
+        history: Arc<[u64]>,
+        limits: SearchLimits,
+        flags: TeamFlags,
+    },
+    Mcts {
+        root: G,
+        seed: u64,
+        memory_mib: usize,
+        flags: TeamFlags,
+    },
+}
+
+/// What a helper hands back when its job is done.
+enum Done<M> {
+    AlphaBeta,
+    Mcts(Vec<RootChild<M>>),
+}
+
+struct Worker<G: Game> {
+    jobs: Sender<Job<G>>,
+    done: Receiver<Done<G::Move>>,
+    /// Dropping the job channel ends the thread; nothing waits for it.
+    _handle: JoinHandle<()>,
+}
+
+/// The helper threads of one engine: `Threads − 1` of them.
+pub struct Helpers<G: Game, E: Evaluator<G>, O: Oracle<G>> {
+    workers: Vec<Worker<G>>,
+    _types: std::marker::PhantomData<fn() -> (E, O)>,
+}
+
+impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
+    /// No helpers: a search on one thread.
+    pub fn none() -> Self {
+        Helpers {
+            workers: Vec::new(),
+            _types: std::marker::PhantomData,
+        }
+    }
+
+    /// `count` helpers judging by clones of `eval` and trusting `oracle`, their
+    /// threads started now. Fewer if the system refuses threads (logged).
+    pub fn new(count: usize, eval: &E, oracle: &Arc<O>) -> Self {
+        let mut workers = Vec::with_capacity(count);
+        for index in 0..count {
+            let (jobs, job_queue) = channel::<Job<G>>();
+            let (done_sender, done) = channel();
+            let eval = eval.clone();
+            let oracle = Arc::clone(oracle);
+            let spawned = std::thread::Builder::new()
+                .name(format!("helper {}", index + 1))
+                .stack_size(64 * 1024 * 1024)
+                .spawn(move || work(index, eval, oracle, job_queue, done_sender));
+            match spawned {
+                Ok(handle) => workers.push(Worker {
+                    jobs,
+                    done,
+                    _handle: handle,
+                }),
+                Err(error) => {
+                    log::warn!("could not start helper thread {}: {error}", index + 1);
+                    break;
+                }
+            }
+        }
+        Helpers {
+            workers,
+            _types: std::marker::PhantomData,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.workers.is_empty()
+    }
+
+    /// Starts every helper on an alpha-beta search of `root` on `table`.
+    pub fn start_alphabeta(
+        &self,
+        table: &Arc<Tt>,
+        root: &G,
+        history: &[u64],
+        limits: SearchLimits,
+        flags: &TeamFlags,
+    ) {
+        let history: Arc<[u64]> = history.into();
+        for worker in &self.workers {
+            let _ = worker.jobs.send(Job::AlphaBeta {
+                table: Arc::clone(table),
+                root: root.clone(),
+                history: Arc::clone(&history),
+                limits,
+                flags: flags.clone(),
+            });
+        }
+    }
+
+    /// Starts every helper on a tree of its own of `root`, each from a seed drawn from
+    /// `seed` and its number, within `memory_mib` MiB.
+    pub fn start_mcts(&self, root: &G, seed: u64, memory_mib: usize, flags: &TeamFlags) {
+        for (index, worker) in self.workers.iter().enumerate() {
+            let _ = worker.jobs.send(Job::Mcts {
+                root: root.clone(),
+                seed: mix(seed ^ (index as u64 + 1)),
+                memory_mib,
+                flags: flags.clone(),
+            });
+        }
+    }
+
+    /// Waits until every helper has finished its job (the caller raised the team's
+    /// stop flag); the root statistics of the helpers' trees after an MCTS job.
+    pub fn finish(&self) -> Vec<Vec<RootChild<G::Move>>> {
+        let mut trees = Vec::new();
+        for worker in &self.workers {
+            if let Ok(Done::Mcts(children)) = worker.done.recv() {
+                trees.push(children);
+            }
+        }
+        trees
+    }
+}
+
+/// A helper thread: one job at a time until its engine drops the channel.
+fn work<G: Game, E: Evaluator<G>, O: Oracle<G>>(
+    index: usize,
+    eval: E,
+    oracle: Arc<O>,
+    jobs: Receiver<Job<G>>,
+    done: Sender<Done<G::Move>>,
+) {
+    // The table is always the main thread's: this one's own stays at the minimum.
+    let mut alphabeta = AlphaBeta::new(0, eval.clone(), oracle);
+    let mut mcts = Mcts::new(0, eval);
+    while let Ok(job) = jobs.recv() {
+        let report = match job {
+            Job::AlphaBeta {
+                table,
+                root,
+                history,
+                limits,
+                flags,
+            } => {
+                alphabeta.search_as_helper(
+                    index,
+                    table,
+                    &root,
+                    &history,
+                    limits,
+                    flags.stop,
+                    flags.time_up,
+                    flags.nodes,
+                );
+                Done::AlphaBeta
+            }
+            Job::Mcts {
+                root,
+                seed,
+                memory_mib,
+                flags,
+            } => {
+                mcts.seed(seed);
+                mcts.set_memory(memory_mib);
+                mcts.search_as_helper(&root, &flags.stop, &flags.time_up, &flags.nodes);
+                Done::Mcts(mcts.root_children())
+            }
+        };
+        if done.send(report).is_err() {
+            break;
+        }
+    }
+}
