@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::alphabeta::AlphaBeta;
 use super::eval::Evaluator;
@@ -22,6 +22,10 @@ use super::threads::{Helpers, TeamFlags};
 use super::time::Watchdog;
 use super::{Info, MATE, MAX_PLY, Score, SearchLimits, SearchResult, value_to_score};
 use crate::game::Outcome;
+
+/// How long a search on the clock waits for the MCTS helpers' trees after it ends (a
+/// helper stops within an iteration, unless the machine gives it no CPU).
+const HELPER_PATIENCE: Duration = Duration::from_millis(2);
 
 /// The searchers of one game and the oracle they trust. It keeps the transposition
 /// table between searches.
@@ -90,6 +94,7 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
 
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
+        self.helpers.settle();
         self.alphabeta.clear();
     }
 
@@ -150,6 +155,8 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
                 .search(root, history, limits, stop, time_up, report);
         }
         let flags = self.team_flags(time_up);
+        // No helper of the last search may still write when this one readies the table.
+        self.helpers.settle();
         let table = self.alphabeta.begin_search(&limits);
         self.helpers
             .start_alphabeta(&table, root, history, limits, &flags);
@@ -162,8 +169,9 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
             Arc::clone(&flags.nodes),
             report,
         );
+        // The main thread's result stands alone: the helpers are not waited for.
         flags.stop.store(true, Ordering::Relaxed);
-        self.helpers.finish();
+        self.helpers.collect(Some(Duration::ZERO));
         result.nodes = self.alphabeta.nodes() + flags.nodes.load(Ordering::Relaxed);
         result
     }
@@ -188,7 +196,10 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         self.mcts
             .search_as_main(root, limits, stop, &flags.time_up, &flags.nodes, report);
         flags.stop.store(true, Ordering::Relaxed);
-        let trees = self.helpers.finish();
+        // On the clock, the trees of helpers that answer within a moment; without
+        // one, all of them.
+        let patience = limits.budget.hard.map(|_| HELPER_PATIENCE);
+        let trees = self.helpers.collect(patience);
         self.mcts
             .conclude(root, limits, &flags.nodes, &trees, report)
     }

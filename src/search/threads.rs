@@ -23,8 +23,9 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::SearchLimits;
 use super::alphabeta::AlphaBeta;
@@ -75,6 +76,8 @@ enum Done<M> {
 struct Worker<G: Game> {
     jobs: Sender<Job<G>>,
     done: Receiver<Done<G::Move>>,
+    /// A job was sent and its report not yet received.
+    busy: bool,
     /// Dropping the job channel ends the thread; nothing waits for it.
     _handle: JoinHandle<()>,
 }
@@ -111,6 +114,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
                 Ok(handle) => workers.push(Worker {
                     jobs,
                     done,
+                    busy: false,
                     _handle: handle,
                 }),
                 Err(error) => {
@@ -133,17 +137,31 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
         self.workers.is_empty()
     }
 
+    /// Waits for every helper still finishing an earlier job (its team's stop flag
+    /// is up, so not for long): a new search, or a table cleared, starts only when no
+    /// helper of the last one can still write.
+    pub fn settle(&mut self) {
+        for worker in &mut self.workers {
+            if worker.busy {
+                let _ = worker.done.recv();
+                worker.busy = false;
+            }
+        }
+    }
+
     /// Starts every helper on an alpha-beta search of `root` on `table`.
     pub fn start_alphabeta(
-        &self,
+        &mut self,
         table: &Arc<Tt>,
         root: &G,
         history: &[u64],
         limits: SearchLimits,
         flags: &TeamFlags,
     ) {
+        self.settle();
         let history: Arc<[u64]> = history.into();
-        for worker in &self.workers {
+        for worker in &mut self.workers {
+            worker.busy = true;
             let _ = worker.jobs.send(Job::AlphaBeta {
                 table: Arc::clone(table),
                 root: root.clone(),
@@ -156,8 +174,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
 
     /// Starts every helper on a tree of its own of `root`, each from a seed drawn from
     /// `seed` and its number, within `memory_mib` MiB.
-    pub fn start_mcts(&self, root: &G, seed: u64, memory_mib: usize, flags: &TeamFlags) {
-        for (index, worker) in self.workers.iter().enumerate() {
+    pub fn start_mcts(&mut self, root: &G, seed: u64, memory_mib: usize, flags: &TeamFlags) {
+        self.settle();
+        for (index, worker) in self.workers.iter_mut().enumerate() {
+            worker.busy = true;
             let _ = worker.jobs.send(Job::Mcts {
                 root: root.clone(),
                 seed: mix(seed ^ (index as u64 + 1)),
@@ -167,13 +187,37 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
         }
     }
 
-    /// Waits until every helper has finished its job (the caller raised the team's
-    /// stop flag); the root statistics of the helpers' trees after an MCTS job.
-    pub fn finish(&self) -> Vec<Vec<RootChild<G::Move>>> {
+    /// The reports of the helpers that finish their jobs within `patience` (the
+    /// caller raised the team's stop flag; `None` waits for all): the root statistics
+    /// of their trees after an MCTS job. A helper that the machine has not yet given
+    /// the CPU to finish stays busy until [`Helpers::settle`]: the `bestmove` does not
+    /// wait for a thread that may wake milliseconds later on a busy machine.
+    pub fn collect(&mut self, patience: Option<Duration>) -> Vec<Vec<RootChild<G::Move>>> {
+        let deadline = patience.map(|p| Instant::now() + p);
         let mut trees = Vec::new();
-        for worker in &self.workers {
-            if let Ok(Done::Mcts(children)) = worker.done.recv() {
-                trees.push(children);
+        for worker in &mut self.workers {
+            if !worker.busy {
+                continue;
+            }
+            let report = match deadline {
+                None => worker
+                    .done
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+                Some(deadline) => worker
+                    .done
+                    .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            };
+            match report {
+                Ok(done) => {
+                    worker.busy = false;
+                    if let Done::Mcts(children) = done {
+                        trees.push(children);
+                    }
+                }
+                // Gone: nothing to wait for.
+                Err(RecvTimeoutError::Disconnected) => worker.busy = false,
+                Err(RecvTimeoutError::Timeout) => {}
             }
         }
         trees
