@@ -88,7 +88,7 @@ pub struct Table {
     pub max_dist: u8,
 }
 
-/// Whether a board fits the table: indices of at most 32 bits (16 GiB to build).
+/// Whether a board fits the table: indices of at most 32 bits (at most 8 GiB to build).
 pub fn fits(rows: u32, cols: u32) -> bool {
     (rows + 1) * cols + cols % 2 <= 32
 }
