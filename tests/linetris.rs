@@ -467,3 +467,85 @@ fn perft_ignores_the_ply_limit() {
     state.play(moves[0]);
     assert!(state.outcome().is_some());
 }
+
+/// With RowClear on and a small board, the oracle answers from the retrograde table
+/// (`src/games/linetris/retro.rs`): 4 x 4 is a loss for p1 in 22 plies.
+#[test]
+fn the_row_clear_oracle_plays_from_the_retrograde_table() {
+    let cfg = config(4, 4, true, 0);
+    let oracle = LinetrisOracle::new(&cfg);
+    let stop = AtomicBool::new(false);
+    let start = Linetris::start(&cfg);
+    // Nothing before the table is built.
+    assert_eq!(oracle.probe(&start), None);
+    oracle.wait(&stop);
+    assert_eq!(oracle.probe(&start), Some(Value::Loss(22)));
+    let solution = oracle.solve(&start, &stop).unwrap();
+    assert_eq!(solution.value, Value::Loss(22));
+    // The best move keeps the value: its child is a win in 21 for p2.
+    let mut child = start;
+    child.play(solution.best.unwrap());
+    assert_eq!(oracle.probe(&child), Some(Value::Win(21)));
+    // The root choice agrees, and its line is the whole game, ending in p2's four.
+    let root = oracle.probe_root(&start, &[start.hash()]).unwrap();
+    assert_eq!(root.value, Value::Loss(22));
+    assert_eq!(root.pv.len(), 22);
+    let mut end = start;
+    for &mv in &root.pv {
+        assert_eq!(end.outcome(), None);
+        end.play(mv);
+    }
+    assert_eq!(end.outcome(), Some(Outcome::Win(Player::P2)));
+    // The table ignores the ply limit: a limit that could end the game first makes the
+    // oracle decline.
+    let short = config(4, 4, true, 21);
+    let limited = LinetrisOracle::new(&short);
+    limited.wait(&stop);
+    assert_eq!(limited.probe(&Linetris::start(&short)), None);
+    assert!(limited.solve(&Linetris::start(&short), &stop).is_none());
+    // Boards too large for a quick build have no table.
+    let big = LinetrisOracle::new(&config(6, 4, true, 0));
+    big.wait(&stop);
+    assert_eq!(big.probe(&Linetris::start(&config(6, 4, true, 0))), None);
+}
+
+/// A move into a threefold repetition is a draw for the root choice, even where the
+/// table (which knows no history) says it loses or wins.
+#[test]
+fn the_row_clear_root_choice_counts_repetitions() {
+    let cfg = config(4, 5, true, 0);
+    let oracle = LinetrisOracle::new(&cfg);
+    oracle.wait(&AtomicBool::new(false));
+    let start = Linetris::start(&cfg);
+    assert_eq!(oracle.probe(&start), Some(Value::Draw(0)));
+    // Find a position where some move loses by the table, and say its child was seen
+    // twice: that move becomes a draw by repetition (the root value is at least a draw).
+    let mut state = start;
+    let mut rng = Xorshift::new(7);
+    for _ in 0..200 {
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        let losing = moves.iter().copied().find(|&mv| {
+            let mut child = state;
+            child.play(mv);
+            child.outcome().is_none() && matches!(oracle.probe(&child), Some(Value::Win(_)))
+        });
+        if let Some(mv) = losing
+            && matches!(oracle.probe(&state), Some(Value::Loss(_)))
+        {
+            let mut child = state;
+            child.play(mv);
+            let history = [child.hash(), child.hash(), state.hash()];
+            let root = oracle.probe_root(&state, &history).unwrap();
+            assert_eq!(root.value, Value::Draw(1));
+            assert_eq!(root.best, mv);
+            return;
+        }
+        let mv = moves[rng.index(moves.len())];
+        state.play(mv);
+        if state.outcome().is_some() {
+            state = start;
+        }
+    }
+    panic!("no lost position found");
+}

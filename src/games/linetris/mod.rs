@@ -19,6 +19,7 @@
 pub mod bits;
 pub mod eval;
 pub mod oracle;
+pub mod retro;
 pub mod solver;
 
 use crate::game::look::{Colour, Look, piece};

@@ -1,19 +1,38 @@
 //! Linetris's exact knowledge: the Connect Four solver ([`super::solver`]) for positions
 //! under plain Connect Four rules (RowClear off), for `go solve` and, on positions with
-//! few empty cells, as a probe inside the search.
+//! few empty cells, as a probe inside the search; and with RowClear on, on boards whose
+//! retrograde table ([`super::retro`]) builds in about a second (4 × 4, 5 × 4, 4 × 5),
+//! that table, built in the background by [`Oracle::prepare`], for `go solve`, probes
+//! and the root move. Larger tables take too long to build on every start (they would
+//! need a cache file, which there is not).
 //!
 //! The oracle owns its solvers (their tables are large: 42 MB for boards that fit 64
 //! bits), made on first use or by [`Oracle::prepare`] and kept for the engine's life.
 //! Search threads share it, so each solver sits behind a lock; a probe does not wait
 //! for a solver another thread is using.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
+use std::time::{Duration, Instant};
 
+use super::retro::{self, Table};
 use super::solver::{self, Solver};
 use super::{Config, Linetris, Move, PROBE_EMPTIES};
 use crate::game::{Game, Outcome, Value};
-use crate::search::{Oracle, Solution};
+use crate::search::{Oracle, RootProbe, Solution};
+
+/// The largest retrograde table the oracle builds (memory during the build): 4 × 4
+/// (2 MiB), 5 × 4 (32 MiB) and 4 × 5 (128 MiB, about a second here). 6 × 4 (512 MiB,
+/// two seconds) and larger are left out.
+pub const RETRO_BUILD_BYTES: u64 = 128 << 20;
+
+/// The state of a retrograde table's build, shared with the thread that builds it.
+#[derive(Default)]
+struct RetroBuild {
+    table: OnceLock<Table>,
+    started: AtomicBool,
+    failed: AtomicBool,
+}
 
 /// The solvers of one engine.
 pub struct LinetrisOracle {
@@ -23,6 +42,8 @@ pub struct LinetrisOracle {
     cols: u32,
     small: Mutex<Option<Solver<u64>>>,
     large: Mutex<Option<Solver<u128>>>,
+    /// With RowClear on and a small board, its retrograde table.
+    retro: Option<Arc<RetroBuild>>,
 }
 
 impl LinetrisOracle {
@@ -33,6 +54,143 @@ impl LinetrisOracle {
             cols: config.cols,
             small: Mutex::new(None),
             large: Mutex::new(None),
+            retro: (config.row_clear
+                && retro::fits(config.rows, config.cols)
+                && retro::build_bytes(config.rows, config.cols) <= RETRO_BUILD_BYTES)
+                .then(Arc::default),
+        }
+    }
+
+    /// The retrograde table, once built.
+    pub fn retro_table(&self) -> Option<&Table> {
+        self.retro.as_ref()?.table.get()
+    }
+
+    /// The value of a RowClear position by the table, when the table knows it and the
+    /// ply limit cannot change it: the table ignores the limit, so a win or loss must
+    /// end by the limit (a draw stays a draw under any limit).
+    fn retro_probe(table: &Table, state: &Linetris) -> Option<Value> {
+        let value = table.probe(state)?;
+        match value {
+            Value::Draw(_) => Some(Value::Draw(0)),
+            v if u64::from(state.plies) + u64::from(v.plies()) <= u64::from(state.rules.limit) => {
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
+    /// `go solve` from the table: the value and the best move (fastest win, a draw,
+    /// slowest loss), repetition aside.
+    fn retro_solve(table: &Table, state: &Linetris) -> Option<Solution<Move>> {
+        if let Some(outcome) = state.outcome() {
+            let value = match outcome {
+                Outcome::Draw => Value::Draw(0),
+                Outcome::Win(p) if p == state.side => Value::Win(0),
+                Outcome::Win(_) => Value::Loss(0),
+            };
+            return Some(Solution {
+                value,
+                best: None,
+                nodes: 0,
+            });
+        }
+        let value = Self::retro_probe(table, state)?;
+        let pos = table.pos_of(state)?;
+        let (best, _) = table.best(&pos)?;
+        Some(Solution {
+            value,
+            best: Some(best),
+            nodes: table.children(&pos).len() as u64 + 1,
+        })
+    }
+
+    /// The root move from the table with the repetition rule: the fastest win that
+    /// repeats nothing (a repeating one only if there is no other), else a draw (new
+    /// positions first), else the slowest loss (a threefold repetition, a draw, first
+    /// of all, then moves back to earlier positions).
+    fn retro_root(table: &Table, state: &Linetris, history: &[u64]) -> Option<RootProbe<Move>> {
+        if state.outcome().is_some() {
+            return None;
+        }
+        table.pos_of(state)?;
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        // The preference key of the best move so far, the move, its value and child.
+        type Pick = ((i64, i64, i64), Move, Value, Linetris);
+        let mut best: Option<Pick> = None;
+        for &mv in &moves {
+            let mut child = *state;
+            child.play(mv);
+            let seen = history.iter().filter(|&&h| h == child.hash()).count() as i64;
+            let value = match child.outcome() {
+                Some(Outcome::Win(_)) => Value::Win(1),
+                Some(Outcome::Draw) => Value::Draw(1),
+                None if seen >= 2 => Value::Draw(1),
+                None => match Self::retro_probe(table, &child)? {
+                    Value::Win(n) => Value::Loss(n + 1),
+                    Value::Loss(n) => Value::Win(n + 1),
+                    draw => draw,
+                },
+            };
+            let key = match value {
+                Value::Win(n) => (3, -seen.min(1), -i64::from(n)),
+                Value::Draw(_) => (2, -seen, 0),
+                Value::Loss(n) => (1, i64::from(n), seen),
+            };
+            if best.as_ref().is_none_or(|(k, ..)| key > *k) {
+                best = Some((key, mv, value, child));
+            }
+        }
+        let (_, mv, value, child) = best?;
+        let mut pv = vec![mv];
+        if !matches!(value, Value::Draw(_))
+            && let Some(pos) = table.pos_of(&child)
+        {
+            pv.extend(table.line(&pos, value.plies() as usize));
+        }
+        Some(RootProbe {
+            best: mv,
+            value,
+            pv,
+            nodes: moves.len() as u64,
+            note: matches!(value, Value::Draw(_)).then(|| "tablebase draw".to_string()),
+        })
+    }
+
+    /// Starts building the retrograde table on a background thread, unless there is
+    /// none for this board or it is built or being built.
+    fn prepare_retro(&self) {
+        let Some(build) = &self.retro else {
+            return;
+        };
+        if build.started.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let shared = Arc::clone(build);
+        let (rows, cols) = (self.rows, self.cols);
+        let spawned = std::thread::Builder::new()
+            .name("linetris-retro".to_string())
+            .spawn(move || {
+                let started = Instant::now();
+                // `isready` waits for the table: a build that panicked must say so.
+                match std::panic::catch_unwind(|| Table::build(rows, cols)) {
+                    Ok(table) => {
+                        log::debug!(
+                            "linetris {rows}x{cols} retrograde table built in {:?}",
+                            started.elapsed()
+                        );
+                        let _ = shared.table.set(table);
+                    }
+                    Err(_) => {
+                        log::warn!("linetris retrograde table: the build panicked");
+                        shared.failed.store(true, Ordering::SeqCst);
+                    }
+                }
+            });
+        if let Err(why) = spawned {
+            log::warn!("linetris retrograde table: cannot start the build thread: {why}");
+            build.failed.store(true, Ordering::SeqCst);
         }
     }
 
@@ -139,6 +297,7 @@ impl Oracle<Linetris> for LinetrisOracle {
     /// Makes the solver of the board now, so that no clocked search pays for its table.
     fn prepare(&self) {
         if !self.connect_four {
+            self.prepare_retro();
             return;
         }
         let (rows, cols) = (self.rows, self.cols);
@@ -151,20 +310,36 @@ impl Oracle<Linetris> for LinetrisOracle {
         }
     }
 
-    fn wait(&self, _stop: &AtomicBool) {
+    fn wait(&self, stop: &AtomicBool) {
         self.prepare();
+        if let Some(build) = &self.retro {
+            while build.table.get().is_none()
+                && !build.failed.load(Ordering::SeqCst)
+                && !stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
     }
 
     fn solve(&self, state: &Linetris, stop: &AtomicBool) -> Option<Solution<Move>> {
+        if state.rules.row_clear {
+            return Self::retro_solve(self.retro_table()?, state);
+        }
         self.solve_connect_four(state, stop, false)
+    }
+
+    fn probe_root(&self, state: &Linetris, history: &[u64]) -> Option<RootProbe<Move>> {
+        Self::retro_root(self.retro_table()?, state, history)
     }
 
     /// Connect Four positions with few empty cells are solved outright (a few
     /// microseconds each), so the search plays endgames perfectly.
     fn probe(&self, state: &Linetris) -> Option<Value> {
-        if state.rules.row_clear
-            || (state.rules.geo.board & !state.occupied()).count_ones() > PROBE_EMPTIES
-        {
+        if state.rules.row_clear {
+            return Self::retro_probe(self.retro_table()?, state);
+        }
+        if (state.rules.geo.board & !state.occupied()).count_ones() > PROBE_EMPTIES {
             return None;
         }
         let never = AtomicBool::new(false);

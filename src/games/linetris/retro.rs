@@ -1,0 +1,716 @@
+//! Linetris with the row clear (`RowClear` on), solved exactly by retrograde analysis
+//! on small boards: the value of every position, with the distance to the end.
+//!
+//! - States: every board where each column is a stack of at most `Rows` pieces, the
+//!   bottom row is not full (it would have been cleared) and neither side has four in a
+//!   line (a position with a line is over, so it is no state). Unreachable boards are
+//!   included (the table is a superset); [`Table::reachable`] counts the reachable ones.
+//! - Side to move: with an even number of columns it is the parity of the pieces on the
+//!   board (a move adds one piece, a row clear takes away `Cols`, so every ply flips the
+//!   parity); with an odd number it is not determined by the board and is part of the
+//!   state.
+//! - Index: a column of height `h` with the pieces of `x` in bits `b` is the field
+//!   `2^h + b` (`Rows + 1` bits, the classic "position key" `x + mask + bottom`); the
+//!   board's index is the concatenation of its columns' fields (times 2 plus the side
+//!   when the side is part of the state). Fields that are zero are no board.
+//! - Values: one byte per state: the distance in plies to the end under best play (the
+//!   winner wins as fast as it can, the loser holds out as long as it can); odd is a
+//!   win for the side to move (it makes the last move), even a loss, 0 a draw, 255 no
+//!   state.
+//! - Method: positions with a winning move are wins in 1; then layer by layer, from
+//!   every state of distance `d` to its predecessors (un-moves, including un-clears: a
+//!   new bottom row of any colours under the board shifted up, the mover's piece alone
+//!   in a column empty now): a loss makes every undecided predecessor a win in `d + 1`;
+//!   a win counts down the predecessor's moves not yet known to lose, and the last one
+//!   makes it a loss in `d + 1`. Positions never resolved are draws: neither side can
+//!   force a win, so play goes on for ever, which the rules end by threefold
+//!   repetition.
+//! - The ply limit (`MaxPlies`) is left out: a value here is the value with no limit.
+//!   A win in `d` plies is still a win under a limit only if the limit leaves `d` plies.
+//! - Mirror symmetry is not used to save work: the table keeps both halves, and that
+//!   they agree is a check (see the tests).
+
+use super::bits::Geometry;
+use super::{Config, Linetris, Move, Rules};
+use crate::game::{Player, Value};
+
+/// The byte of a board that is no state.
+const INVALID: u8 = 255;
+/// The byte of an undecided state (a draw once the build is done).
+const UNDECIDED: u8 = 0;
+
+/// Counts of a finished table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+}
+
+impl Counts {
+    pub fn total(&self) -> u64 {
+        self.wins + self.losses + self.draws
+    }
+
+    fn add(&mut self, dist: u8) {
+        match dist {
+            UNDECIDED => self.draws += 1,
+            INVALID => {}
+            d if d % 2 == 1 => self.wins += 1,
+            _ => self.losses += 1,
+        }
+    }
+}
+
+/// A position of the table: the pieces of `[x, o]` and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub pieces: [u64; 2],
+    pub side: Player,
+}
+
+/// What a move from a position leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Child {
+    /// The mover made four in a line.
+    Won,
+    /// The game goes on here.
+    Pos(Pos),
+}
+
+/// The table of one board size.
+pub struct Table {
+    geo: Geometry<u64>,
+    /// Whether the side to move is part of the index (odd number of columns).
+    with_side: bool,
+    dist: Vec<u8>,
+    /// The highest distance found (the number of layers).
+    pub max_dist: u8,
+}
+
+/// Whether a board fits the table: indices of at most 32 bits (at most 8 GiB to build).
+pub fn fits(rows: u32, cols: u32) -> bool {
+    (rows + 1) * cols + cols % 2 <= 32
+}
+
+/// Bytes the build needs for a board (distances and move counters, a byte each).
+pub fn build_bytes(rows: u32, cols: u32) -> u64 {
+    2 * (1u64 << ((rows + 1) * cols + cols % 2))
+}
+
+impl Table {
+    /// Builds the table of a `rows` × `cols` board. Needs [`build_bytes`] of memory.
+    pub fn build(rows: u32, cols: u32) -> Table {
+        assert!(fits(rows, cols), "board too large for the retrograde table");
+        let geo = Geometry::<u64>::new(rows, cols);
+        let with_side = cols % 2 == 1;
+        let bits = (rows + 1) * cols + u32::from(with_side);
+        let n = 1usize << bits;
+        let mut table = Table {
+            geo,
+            with_side,
+            dist: vec![INVALID; n],
+            max_dist: 0,
+        };
+        // Moves not yet known to lose, per undecided state.
+        let mut open = vec![0u8; n];
+        // The states of the current distance (indices fit 32 bits: see `fits`).
+        let mut layer: Vec<u32> = Vec::new();
+        for (index, open) in open.iter_mut().enumerate() {
+            let Some(pos) = table.decode(index) else {
+                continue;
+            };
+            let mask = pos.pieces[0] | pos.pieces[1];
+            let own = pos.pieces[pos.side.index()];
+            let playable = geo.playable(mask);
+            if geo.winning_cells(own, mask) & playable != 0 {
+                table.dist[index] = 1;
+                layer.push(index as u32);
+            } else {
+                table.dist[index] = UNDECIDED;
+                *open = playable.count_ones() as u8;
+            }
+        }
+        let mut d: u8 = 1;
+        while !layer.is_empty() {
+            assert!(d < INVALID - 1, "distances overflow a byte");
+            table.max_dist = d;
+            let mut next = Vec::new();
+            for &index in &layer {
+                let pos = table
+                    .decode(index as usize)
+                    .expect("a decided index is a state");
+                let dist = &mut table.dist;
+                table_parents(&geo, with_side, pos, |parent| {
+                    if dist[parent] != UNDECIDED {
+                        return;
+                    }
+                    if d.is_multiple_of(2) {
+                        dist[parent] = d + 1;
+                        next.push(parent as u32);
+                    } else {
+                        open[parent] -= 1;
+                        if open[parent] == 0 {
+                            dist[parent] = d + 1;
+                            next.push(parent as u32);
+                        }
+                    }
+                });
+            }
+            layer = next;
+            d += 1;
+        }
+        table
+    }
+
+    pub fn rows(&self) -> u32 {
+        self.geo.rows
+    }
+
+    pub fn cols(&self) -> u32 {
+        self.geo.cols
+    }
+
+    /// Entries of the table (boards that are no state included).
+    pub fn len(&self) -> usize {
+        self.dist.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.dist.is_empty()
+    }
+
+    /// The index of a position.
+    pub fn index(&self, pos: &Pos) -> usize {
+        index_of(&self.geo, self.with_side, pos)
+    }
+
+    /// The position of an index, if it is a state (see the module doc).
+    pub fn decode(&self, index: usize) -> Option<Pos> {
+        let geo = &self.geo;
+        let (key, side_bit) = if self.with_side {
+            (index as u64 >> 1, index & 1)
+        } else {
+            (index as u64, 0)
+        };
+        let width = geo.rows + 1;
+        let field_mask = (1u64 << width) - 1;
+        let (mut x, mut mask) = (0u64, 0u64);
+        for col in 0..geo.cols {
+            let field = (key >> (col * width)) & field_mask;
+            if field == 0 {
+                return None;
+            }
+            let height = 63 - field.leading_zeros();
+            let below = (1u64 << height) - 1;
+            x |= (field & below) << (col * width);
+            mask |= below << (col * width);
+        }
+        if mask & geo.bottom == geo.bottom {
+            return None;
+        }
+        let o = mask ^ x;
+        if geo.has_four(x) || geo.has_four(o) {
+            return None;
+        }
+        let side = if self.with_side {
+            side_bit
+        } else {
+            mask.count_ones() as usize % 2
+        };
+        Some(Pos {
+            pieces: [x, o],
+            side: if side == 0 { Player::P1 } else { Player::P2 },
+        })
+    }
+
+    /// The position of a Linetris state, if this table's board and not over.
+    pub fn pos_of(&self, state: &Linetris) -> Option<Pos> {
+        if state.rows() != self.rows() || state.cols() != self.cols() || !state.rules.row_clear {
+            return None;
+        }
+        let pos = Pos {
+            pieces: [state.pieces[0] as u64, state.pieces[1] as u64],
+            side: state.side,
+        };
+        // A position that is over (or a board no game reaches) is no state.
+        self.decode(self.index(&pos))
+            .filter(|decoded| *decoded == pos)
+    }
+
+    /// The Linetris state of a position (ply 0, no ply limit).
+    pub fn state_of(&self, pos: &Pos) -> Linetris {
+        let config = Config {
+            rows: self.rows(),
+            cols: self.cols(),
+            row_clear: true,
+            max_plies: 0,
+        };
+        let mut rules = Rules::new(&config, self.rows(), self.cols());
+        rules.limit = u32::MAX;
+        Linetris {
+            pieces: [u128::from(pos.pieces[0]), u128::from(pos.pieces[1])],
+            side: pos.side,
+            plies: 0,
+            rules,
+        }
+    }
+
+    /// The raw byte of an index: 0 draw, odd a win, even a loss in that many plies.
+    pub fn dist(&self, index: usize) -> Option<u8> {
+        match self.dist[index] {
+            INVALID => None,
+            d => Some(d),
+        }
+    }
+
+    /// The value of a position for its side to move.
+    pub fn value(&self, pos: &Pos) -> Value {
+        to_value(self.dist[self.index(pos)])
+    }
+
+    /// The value of a Linetris state (RowClear on, this board, not over).
+    pub fn probe(&self, state: &Linetris) -> Option<Value> {
+        self.pos_of(state).map(|pos| self.value(&pos))
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Pos {
+        Pos {
+            pieces: [0, 0],
+            side: Player::P1,
+        }
+    }
+
+    /// The moves of a position and what each leads to.
+    pub fn children(&self, pos: &Pos) -> Vec<(Move, Child)> {
+        children(&self.geo, pos)
+    }
+
+    /// The best move of a position: the fastest win, else a draw, else the slowest
+    /// loss; ties to the leftmost column. `None` when no move is left.
+    pub fn best(&self, pos: &Pos) -> Option<(Move, Value)> {
+        let mut best: Option<(Move, Value)> = None;
+        for (mv, child) in self.children(pos) {
+            let value = match child {
+                Child::Won => Value::Win(1),
+                Child::Pos(next) => flip(self.value(&next)),
+            };
+            if best.is_none_or(|(_, b)| rank(value) > rank(b)) {
+                best = Some((mv, value));
+            }
+        }
+        best
+    }
+
+    /// The best play from a position until the end, or `limit` plies for a draw.
+    pub fn line(&self, pos: &Pos, limit: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        while line.len() < limit {
+            let Some((mv, _)) = self.best(&pos) else {
+                break;
+            };
+            line.push(mv);
+            let next = self
+                .children(&pos)
+                .into_iter()
+                .find(|(m, _)| *m == mv)
+                .map(|(_, child)| child);
+            match next {
+                Some(Child::Pos(next)) => pos = next,
+                _ => break,
+            }
+        }
+        line
+    }
+
+    /// W/L/D counts over every state of the table.
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::default();
+        for &d in &self.dist {
+            counts.add(d);
+        }
+        counts
+    }
+
+    /// W/L/D counts over the states reachable from the start position.
+    pub fn reachable(&self) -> Counts {
+        let mut seen = vec![0u64; self.dist.len().div_ceil(64)];
+        let mut stack = vec![self.index(&self.start())];
+        seen[stack[0] / 64] |= 1 << (stack[0] % 64);
+        let mut counts = Counts::default();
+        while let Some(index) = stack.pop() {
+            counts.add(self.dist[index]);
+            let pos = self.decode(index).expect("a reachable index is a state");
+            for (_, child) in self.children(&pos) {
+                if let Child::Pos(next) = child {
+                    let i = self.index(&next);
+                    if seen[i / 64] & (1 << (i % 64)) == 0 {
+                        seen[i / 64] |= 1 << (i % 64);
+                        stack.push(i);
+                    }
+                }
+            }
+        }
+        counts
+    }
+
+    /// The mirror image of a position (columns reversed).
+    pub fn mirror(&self, pos: &Pos) -> Pos {
+        Pos {
+            pieces: pos.pieces.map(|p| self.geo.mirror(p)),
+            side: pos.side,
+        }
+    }
+
+    /// The predecessors of a position: the indices of every state with a move to it.
+    pub fn parents(&self, pos: &Pos) -> Vec<usize> {
+        let mut out = Vec::new();
+        table_parents(&self.geo, self.with_side, *pos, |i| out.push(i));
+        out
+    }
+}
+
+/// The value of a table byte.
+fn to_value(d: u8) -> Value {
+    match d {
+        UNDECIDED => Value::Draw(0),
+        d if d % 2 == 1 => Value::Win(u32::from(d)),
+        d => Value::Loss(u32::from(d)),
+    }
+}
+
+/// A value seen from the other side, one ply earlier.
+fn flip(value: Value) -> Value {
+    match value {
+        Value::Win(d) => Value::Loss(d + 1),
+        Value::Loss(d) => Value::Win(d + 1),
+        Value::Draw(d) => Value::Draw(d),
+    }
+}
+
+/// The order of preference: fastest win, then draws, then the slowest loss.
+fn rank(value: Value) -> i64 {
+    match value {
+        Value::Win(d) => 1_000_000 - i64::from(d),
+        Value::Draw(_) => 0,
+        Value::Loss(d) => -1_000_000 + i64::from(d),
+    }
+}
+
+fn index_of(geo: &Geometry<u64>, with_side: bool, pos: &Pos) -> usize {
+    let mask = pos.pieces[0] | pos.pieces[1];
+    let key = pos.pieces[0] + mask + geo.bottom;
+    if with_side {
+        (key as usize) << 1 | pos.side.index()
+    } else {
+        key as usize
+    }
+}
+
+/// The moves of a position, in column order, and where each leads (as `Linetris::play`).
+fn children(geo: &Geometry<u64>, pos: &Pos) -> Vec<(Move, Child)> {
+    let mask = pos.pieces[0] | pos.pieces[1];
+    let me = pos.side.index();
+    let mut out = Vec::with_capacity(geo.cols as usize);
+    for col in 0..geo.cols {
+        let cell = geo.drop_cell(mask, col);
+        if cell == 0 {
+            continue;
+        }
+        let mut pieces = pos.pieces;
+        pieces[me] |= cell;
+        let child = if geo.has_four(pieces[me]) {
+            Child::Won
+        } else {
+            if (mask | cell) & geo.bottom == geo.bottom {
+                pieces = pieces.map(|p| (p >> 1) & geo.board);
+            }
+            Child::Pos(Pos {
+                pieces,
+                side: pos.side.other(),
+            })
+        };
+        out.push((Move(col as u8), child));
+    }
+    out
+}
+
+/// Calls `f` with the index of every state that has a move leading to `pos` (each
+/// once: two moves of one position never lead to the same board).
+fn table_parents(geo: &Geometry<u64>, with_side: bool, pos: Pos, mut f: impl FnMut(usize)) {
+    let mover = pos.side.other();
+    let (m, o) = (mover.index(), pos.side.index());
+    let mask = pos.pieces[0] | pos.pieces[1];
+    // Moves without a clear: take back the mover's piece on top of a column.
+    for col in 0..geo.cols {
+        let column = mask & geo.column(col);
+        if column == 0 {
+            continue;
+        }
+        let top = 1u64 << (63 - column.leading_zeros());
+        if pos.pieces[m] & top != 0 {
+            let mut pieces = pos.pieces;
+            pieces[m] ^= top;
+            f(index_of(
+                geo,
+                with_side,
+                &Pos {
+                    pieces,
+                    side: mover,
+                },
+            ));
+        }
+    }
+    // Moves that cleared a row: the board came from one a row higher, over a full
+    // bottom row whose last piece was the mover's, dropped into a column empty now.
+    if mask & geo.top != 0 {
+        return;
+    }
+    let shifted = pos.pieces.map(|p| p << 1);
+    for col in 0..geo.cols {
+        if mask & geo.column(col) != 0 {
+            continue;
+        }
+        let dropped = geo.bottom_of(col);
+        let others = geo.bottom ^ dropped;
+        let mut mine = others;
+        loop {
+            let mut full = [0u64; 2];
+            full[m] = shifted[m] | dropped | mine;
+            full[o] = shifted[o] | (others ^ mine);
+            // The mover did not win by the drop, and the position before it had no line.
+            if !geo.has_four(full[m]) && !geo.has_four(full[o]) {
+                let mut pieces = full;
+                pieces[m] ^= dropped;
+                f(index_of(
+                    geo,
+                    with_side,
+                    &Pos {
+                        pieces,
+                        side: mover,
+                    },
+                ));
+            }
+            if mine == 0 {
+                break;
+            }
+            mine = (mine - 1) & others;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Outcome};
+    use std::sync::OnceLock;
+
+    fn table_4x4() -> &'static Table {
+        static TABLE: OnceLock<Table> = OnceLock::new();
+        TABLE.get_or_init(|| Table::build(4, 4))
+    }
+
+    /// The value of every move of `state` by the engine's own rules (`Linetris::play`),
+    /// looked up in the table: `Win(1)` for a move that wins at once.
+    fn child_values(table: &Table, state: &Linetris) -> Vec<Value> {
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut next = *state;
+                next.play(mv);
+                match next.outcome() {
+                    Some(Outcome::Win(p)) => {
+                        assert_eq!(p, state.side);
+                        Value::Win(1)
+                    }
+                    Some(Outcome::Draw) => panic!("no draw by the rules without a ply limit"),
+                    None => flip(table.probe(&next).expect("a child is a state")),
+                }
+            })
+            .collect()
+    }
+
+    /// Every state's value follows from its children's, by the engine's rules: a win in
+    /// d has a child lost in d - 1 (or wins at once) and none shorter; a loss in d has
+    /// only children won, the longest in d - 1; a draw has no child lost and not only
+    /// children won. With the distances this proves the table (by induction on them).
+    fn check_consistent(table: &Table) {
+        for index in 0..table.len() {
+            let Some(d) = table.dist(index) else {
+                continue;
+            };
+            let pos = table.decode(index).unwrap();
+            assert_eq!(table.index(&pos), index);
+            let state = table.state_of(&pos);
+            assert_eq!(state.outcome(), None);
+            let values = child_values(table, &state);
+            assert!(!values.is_empty());
+            let best = values.iter().copied().max_by_key(|v| rank(*v)).unwrap();
+            assert_eq!(best, to_value(d), "index {index}: {}", state.fen());
+        }
+    }
+
+    #[test]
+    fn four_by_four_is_consistent_with_the_rules() {
+        check_consistent(table_4x4());
+    }
+
+    #[test]
+    fn four_by_four_start() {
+        let table = table_4x4();
+        let counts = table.counts();
+        assert_eq!(
+            counts.total(),
+            (0..table.len()).filter_map(|i| table.decode(i)).count() as u64
+        );
+        let reachable = table.reachable();
+        assert!(reachable.total() <= counts.total());
+        // The table's value of the start agrees with its best move.
+        let start = table.start();
+        let (_, best) = table.best(&start).unwrap();
+        assert_eq!(best, table.value(&start));
+    }
+
+    #[test]
+    fn mirror_images_have_equal_values() {
+        let table = table_4x4();
+        for index in 0..table.len() {
+            if let Some(pos) = table.decode(index) {
+                assert_eq!(
+                    table.dist(table.index(&table.mirror(&pos))),
+                    table.dist(index)
+                );
+            }
+        }
+    }
+
+    /// Predecessors and moves are inverse: `p` is a parent of `s` exactly when a move of
+    /// `p` leads to `s`.
+    #[test]
+    fn parents_are_the_inverse_of_moves() {
+        let table = table_4x4();
+        let mut edges = 0u64;
+        let mut back = 0u64;
+        for index in 0..table.len() {
+            let Some(pos) = table.decode(index) else {
+                continue;
+            };
+            for (_, child) in table.children(&pos) {
+                if let Child::Pos(next) = child {
+                    edges += 1;
+                    assert_eq!(table.decode(table.index(&next)), Some(next));
+                    assert!(table.parents(&next).contains(&index));
+                }
+            }
+            for parent in table.parents(&pos) {
+                back += 1;
+                let p = table.decode(parent).expect("a parent is a state");
+                assert!(
+                    table
+                        .children(&p)
+                        .iter()
+                        .any(|(_, c)| *c == Child::Pos(pos))
+                );
+            }
+        }
+        assert_eq!(edges, back);
+    }
+
+    /// Plain depth-limited minimax by the engine's rules: the exact value when some side
+    /// forces a win within `depth` plies, else `None`. Knows nothing of the table.
+    fn minimax(state: &Linetris, depth: u32) -> Option<Value> {
+        if depth == 0 {
+            return None;
+        }
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        let mut win: Option<u32> = None;
+        let mut longest_loss = 0;
+        let mut unknown = false;
+        for mv in moves {
+            let mut next = *state;
+            next.play(mv);
+            if next.outcome().is_some() {
+                return Some(Value::Win(1));
+            }
+            match minimax(&next, depth - 1) {
+                Some(Value::Loss(d)) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
+                Some(Value::Win(d)) => longest_loss = longest_loss.max(d + 1),
+                _ => unknown = true,
+            }
+        }
+        match win {
+            Some(d) => Some(Value::Win(d)),
+            None if !unknown => Some(Value::Loss(longest_loss)),
+            None => None,
+        }
+    }
+
+    /// Samples states of each kind (win or loss within `depth` plies, longer, draw) and
+    /// checks them against plain minimax; the start too.
+    fn agrees_with_minimax(table: &Table, depth: u32, per_kind: u32) -> [u32; 4] {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut checked = [0u32; 4];
+        for _ in 0..4_000_000 {
+            if checked.iter().all(|&c| c >= per_kind) {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let index = (seed >> 20) as usize % table.len();
+            let Some(pos) = table.decode(index) else {
+                continue;
+            };
+            let value = table.value(&pos);
+            let (kind, expected) = match value {
+                Value::Draw(_) => (3, None),
+                v if v.plies() > depth => (2, None),
+                Value::Win(_) => (0, Some(value)),
+                _ => (1, Some(value)),
+            };
+            if checked[kind] >= per_kind {
+                continue;
+            }
+            checked[kind] += 1;
+            let state = table.state_of(&pos);
+            assert_eq!(minimax(&state, depth), expected, "{}", state.fen());
+        }
+        // And the start, from the engine's own start position.
+        let config = Config {
+            rows: table.rows(),
+            cols: table.cols(),
+            row_clear: true,
+            max_plies: 0,
+        };
+        let start = Linetris::start(&config).without_ply_limit();
+        let value = table.probe(&start).unwrap();
+        let expected = if matches!(value, Value::Draw(_)) || value.plies() > depth {
+            None
+        } else {
+            Some(value)
+        };
+        assert_eq!(minimax(&start, depth), expected);
+        checked
+    }
+
+    #[test]
+    fn four_by_four_agrees_with_minimax() {
+        // 4 x 4 has no draws at all (every state is decided).
+        let table = table_4x4();
+        assert_eq!(table.counts().draws, 0);
+        assert_eq!(agrees_with_minimax(table, 7, 200), [200, 200, 200, 0]);
+    }
+
+    /// 4 x 5: an odd number of columns (the side to move is part of the state), and draws.
+    #[test]
+    fn four_by_five_is_consistent_and_agrees_with_minimax() {
+        let table = Table::build(4, 5);
+        check_consistent(&table);
+        assert_eq!(agrees_with_minimax(&table, 6, 50), [50; 4]);
+    }
+}
