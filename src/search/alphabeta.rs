@@ -10,8 +10,8 @@
 //! trusts an [`Oracle`]'s exact values inside the tree. Which searcher plays a root,
 //! and the root answers of solvers and tables, are [`super::policy`]'s business.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::eval::Evaluator;
@@ -35,6 +35,64 @@ const CLOCK_INTERVAL: u64 = 256;
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
+/// What the threads of one search share besides the table: their nodes, and the
+/// deepest iteration any of them completed, which the others then leave off searching
+/// (the main thread adopts its result).
+pub struct Team<M> {
+    /// The helpers' nodes, added in batches.
+    pub nodes: AtomicU64,
+    /// The depth of `completed`, read at every node; 0 before any.
+    depth: AtomicU32,
+    completed: Mutex<Option<Iteration<M>>>,
+}
+
+/// A completed iteration at the root.
+#[derive(Clone, Debug)]
+struct Iteration<M> {
+    depth: u32,
+    score: i32,
+    pv: Vec<M>,
+    proven: bool,
+}
+
+impl<M: Clone> Team<M> {
+    pub fn new() -> Self {
+        Team {
+            nodes: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            completed: Mutex::new(None),
+        }
+    }
+
+    /// Records `iteration` unless one as deep is recorded already.
+    fn publish(&self, iteration: Iteration<M>) {
+        let mut completed = self
+            .completed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if completed
+            .as_ref()
+            .is_none_or(|done| done.depth < iteration.depth)
+        {
+            self.depth.store(iteration.depth, Ordering::Relaxed);
+            *completed = Some(iteration);
+        }
+    }
+
+    fn deepest(&self) -> Option<Iteration<M>> {
+        self.completed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl<M: Clone> Default for Team<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Which part a searcher plays in a search with several threads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
@@ -56,9 +114,15 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     table_ready: bool,
     // Per search:
     role: Role,
-    /// Nodes of the other threads of this search: helpers add theirs in batches, the
-    /// main thread counts them in its limits and reports.
-    team_nodes: Arc<AtomicU64>,
+    /// The threads of this search: helpers add their nodes in batches, the main thread
+    /// counts them in its limits and reports; each publishes its completed iterations.
+    team: Arc<Team<G::Move>>,
+    /// Alone: no team to read or publish to.
+    solo: bool,
+    /// The depth of the iteration under way.
+    iteration_depth: u32,
+    /// The iteration was abandoned because another thread completed its depth.
+    overtaken: bool,
     /// A helper's nodes already added to `team_nodes`; the main thread's last reading
     /// of it.
     team_mark: u64,
@@ -99,7 +163,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             hash_mib,
             table_ready: false,
             role: Role::Main,
-            team_nodes: Arc::new(AtomicU64::new(0)),
+            team: Arc::new(Team::new()),
+            solo: true,
+            iteration_depth: 0,
+            overtaken: false,
             team_mark: 0,
             stop: Arc::new(AtomicBool::new(false)),
             time_up: Arc::new(AtomicBool::new(false)),
@@ -200,8 +267,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         self.begin_table(&limits);
-        let team = Arc::new(AtomicU64::new(0));
-        self.search_as_main(root, history, limits, stop, time_up, team, report)
+        self.search_as_main(root, history, limits, stop, time_up, None, report)
     }
 
     /// Readies the table for a search under `limits` (see [`AlphaBeta::search_as_main`])
@@ -211,9 +277,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         Arc::clone(&self.tt)
     }
 
-    /// [`AlphaBeta::search`] as the main thread of a team whose helpers search the
-    /// same root on the same table (readied by [`AlphaBeta::begin_search`]) and add
-    /// their nodes to `team_nodes`: they count in the node limit and in the reports.
+    /// [`AlphaBeta::search`] as the main thread of a `team` whose helpers search the
+    /// same root on the same table (readied by [`AlphaBeta::begin_search`]): their
+    /// nodes count in the node limit and in the reports, and an iteration one of them
+    /// completes first is taken as if this thread had (`None`: alone).
     #[allow(clippy::too_many_arguments)]
     pub fn search_as_main(
         &mut self,
@@ -222,18 +289,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         limits: SearchLimits,
         stop: Arc<AtomicBool>,
         time_up: Arc<AtomicBool>,
-        team_nodes: Arc<AtomicU64>,
+        team: Option<Arc<Team<G::Move>>>,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        let root_moves = self.setup(
-            root,
-            history,
-            &limits,
-            stop,
-            time_up,
-            Role::Main,
-            team_nodes,
-        );
+        let root_moves = self.setup(root, history, &limits, stop, time_up, Role::Main, team);
         if root_moves.is_empty() {
             return SearchResult::fallback(None);
         }
@@ -247,46 +306,76 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             .clamp(1, MAX_PLY as u32);
         let single_reply = root_moves.len() == 1 && limits.depth.is_none() && !limits.solve;
         let mut last_iteration = Duration::ZERO;
-        for depth in 1..=max_depth {
+        let mut depth = 1;
+        while depth <= max_depth {
             let iteration_started = Instant::now();
             let leaves_before = self.heuristic_leaves;
+            self.iteration_depth = depth;
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
-            if self.stopped {
-                // A partial iteration searches the last best move first, and takes another
-                // only on a full score: its PV's first move is the best found so far.
-                if let Some(&first) = self.pv_table[0].first() {
-                    result.best = Some(first);
-                    if result.pv.is_empty() {
-                        result.pv = vec![first];
+            let weakened = self.level.is_weakened();
+            let (mut completed, exact) = if self.stopped {
+                // Another thread completed this depth first: take its iteration.
+                match self.overtaken.then(|| self.team.deepest()).flatten() {
+                    Some(iteration) => {
+                        self.stopped = false;
+                        self.overtaken = false;
+                        (iteration, false)
+                    }
+                    None => {
+                        // A partial iteration searches the last best move first, and
+                        // takes another only on a full score: its PV's first move is the
+                        // best found so far.
+                        if let Some(&first) = self.pv_table[0].first() {
+                            result.best = Some(first);
+                            if result.pv.is_empty() {
+                                result.pv = vec![first];
+                            }
+                        }
+                        break;
                     }
                 }
-                break;
+            } else {
+                // Below full strength the root score carries the chosen move's bonus.
+                let pv = self.pv_table[0].clone();
+                let best = pv.first().copied().or(result.best);
+                let score = score - best.map_or(0, |mv| self.level.bonus(mv));
+                // Only a tree without heuristic leaves proves the value. A mate score
+                // alone proves a win, but not its distance: a faster mate may hide below
+                // a reduced move or behind a table entry from an earlier search.
+                let exact = self.heuristic_leaves == leaves_before;
+                // Below full strength the move played need not be the best: its score
+                // proves nothing of the position, but no deeper search changes it.
+                let proven = self.proves(&limits, exact, score, depth) && !weakened;
+                let iteration = Iteration {
+                    depth,
+                    score,
+                    pv,
+                    proven,
+                };
+                if !self.solo {
+                    self.team.publish(iteration.clone());
+                }
+                (iteration, exact)
+            };
+            // A helper may have completed a deeper iteration meanwhile.
+            if !self.solo
+                && let Some(deeper) = self.team.deepest()
+                && deeper.depth > completed.depth
+            {
+                completed = deeper;
             }
-            let pv = self.pv_table[0].clone();
-            result.best = pv.first().copied().or(result.best);
-            // Below full strength the root score carries the chosen move's bonus.
-            let score = score - result.best.map_or(0, |mv| self.level.bonus(mv));
-            result.score = Score::from_internal(score);
-            result.pv = pv;
-            result.depth = depth;
-            // Only a tree without heuristic leaves proves the value. A mate score alone
-            // proves a win, but not its distance: a faster mate may hide below a
-            // reduced move or behind a table entry from an earlier search.
-            let exact = self.heuristic_leaves == leaves_before;
-            // When proving, nothing is reduced: a full-width search to depth d finds
-            // every mate within d plies, so a mate no deeper than d is the fastest.
-            let mate_within_reach =
-                limits.solve && score.abs() > MATE_BOUND && MATE - score.abs() <= depth as i32;
-            // Below full strength the move played need not be the best: its score
-            // proves nothing of the position, but no deeper search changes it.
-            let weakened = self.level.is_weakened();
-            if (exact || mate_within_reach) && !weakened {
-                result.proven = Some(self.value_of(score, &result.pv));
+            result.best = completed.pv.first().copied().or(result.best);
+            result.score = Score::from_internal(completed.score);
+            result.depth = completed.depth;
+            if completed.proven {
+                result.proven = Some(self.value_of(completed.score, &completed.pv));
             }
-            report(&self.info(depth, result.score, &result.pv));
+            result.pv = completed.pv;
+            report(&self.info(result.depth, result.score, &result.pv));
             if result.proven.is_some() || single_reply || (weakened && exact) {
                 break;
             }
+            depth = result.depth + 1;
             // Time: no new iteration past half the soft budget, nor one that would end
             // past the hard limit if it costs as much more than this one as this one did
             // more than the last (at least twice as much).
@@ -309,6 +398,20 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             }
             last_iteration = this_iteration;
         }
+        // A helper may have completed an iteration deeper than this thread's last.
+        if !self.solo
+            && let Some(deeper) = self.team.deepest()
+            && deeper.depth > result.depth
+        {
+            result.best = deeper.pv.first().copied().or(result.best);
+            result.score = Score::from_internal(deeper.score);
+            result.depth = deeper.depth;
+            if deeper.proven {
+                result.proven = Some(self.value_of(deeper.score, &deeper.pv));
+            }
+            result.pv = deeper.pv;
+            report(&self.info(result.depth, result.score, &result.pv));
+        }
         result.nodes = self.team_total();
         result
     }
@@ -327,7 +430,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         limits: SearchLimits,
         stop: Arc<AtomicBool>,
         time_up: Arc<AtomicBool>,
-        team_nodes: Arc<AtomicU64>,
+        team: Arc<Team<G::Move>>,
     ) {
         self.tt = table;
         self.table_ready = true;
@@ -338,7 +441,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         };
         let role = Role::Helper(index);
         if self
-            .setup(root, history, &limits, stop, time_up, role, team_nodes)
+            .setup(root, history, &limits, stop, time_up, role, Some(team))
             .is_empty()
         {
             return;
@@ -348,13 +451,36 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             .depth
             .unwrap_or(MAX_PLY as u32)
             .clamp(1, MAX_PLY as u32);
-        for depth in 1..=max_depth {
+        let mut depth = 0;
+        loop {
+            // The next depth no thread has completed, unless this helper leaves it to
+            // others.
+            depth = (depth + 1).max(self.team.depth.load(Ordering::Relaxed) + 1);
+            if depth > max_depth {
+                break;
+            }
             if (depth + SKIP_PHASE[slot]) / SKIP_SIZE[slot] % 2 == 1 && depth < max_depth {
                 continue;
             }
             let leaves_before = self.heuristic_leaves;
-            self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
-            if self.stopped || self.heuristic_leaves == leaves_before {
+            self.iteration_depth = depth;
+            let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
+            if self.stopped {
+                if std::mem::take(&mut self.overtaken) && !self.must_stop() {
+                    self.stopped = false;
+                    continue;
+                }
+                break;
+            }
+            let exact = self.heuristic_leaves == leaves_before;
+            let proven = self.proves(&limits, exact, score, depth);
+            self.team.publish(Iteration {
+                depth,
+                score,
+                pv: self.pv_table[0].clone(),
+                proven,
+            });
+            if proven {
                 break;
             }
         }
@@ -368,6 +494,14 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.nodes
     }
 
+    /// Whether an iteration to `depth` that scored `score` proves the root's value:
+    /// `exact` (no heuristic leaf below it), or, when proving (nothing is reduced: a
+    /// full-width search to depth d finds every mate within d plies), a mate no deeper
+    /// than the depth, which is then the fastest.
+    fn proves(&self, limits: &SearchLimits, exact: bool, score: i32, depth: u32) -> bool {
+        exact || (limits.solve && score.abs() > MATE_BOUND && MATE - score.abs() <= depth as i32)
+    }
+
     /// The per-search state: flags, limits, counters, the path, the root's moves.
     #[allow(clippy::too_many_arguments)]
     fn setup(
@@ -378,11 +512,14 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         stop: Arc<AtomicBool>,
         time_up: Arc<AtomicBool>,
         role: Role,
-        team_nodes: Arc<AtomicU64>,
+        team: Option<Arc<Team<G::Move>>>,
     ) -> Vec<G::Move> {
         self.role = role;
-        self.team_nodes = team_nodes;
+        self.solo = team.is_none();
+        self.team = team.unwrap_or_default();
         self.team_mark = 0;
+        self.overtaken = false;
+        self.iteration_depth = 0;
         self.time_up = time_up;
         self.stop = stop;
         self.stopped = false;
@@ -412,7 +549,8 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     /// A helper adds its nodes since the last call to the team's count.
     fn flush_nodes(&mut self) {
         if let Role::Helper(_) = self.role {
-            self.team_nodes
+            self.team
+                .nodes
                 .fetch_add(self.nodes - self.team_mark, Ordering::Relaxed);
             self.team_mark = self.nodes;
         }
@@ -421,7 +559,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     /// Nodes of the whole team as far as this thread knows.
     fn team_total(&self) -> u64 {
         match self.role {
-            Role::Main => self.nodes + self.team_nodes.load(Ordering::Relaxed),
+            Role::Main => self.nodes + self.team.nodes.load(Ordering::Relaxed),
             Role::Helper(_) => self.nodes,
         }
     }
@@ -453,25 +591,30 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     fn check_limits(&mut self) {
         if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             match self.role {
-                Role::Main => self.team_mark = self.team_nodes.load(Ordering::Relaxed),
+                Role::Main => self.team_mark = self.team.nodes.load(Ordering::Relaxed),
                 Role::Helper(_) => self.flush_nodes(),
             }
         }
+        if self.must_stop() {
+            self.stopped = true;
+        } else if !self.solo && self.team.depth.load(Ordering::Relaxed) >= self.iteration_depth {
+            // Another thread completed this iteration's depth: this one is wasted.
+            self.overtaken = true;
+            self.stopped = true;
+        }
+    }
+
+    /// Whether a limit of the search (not a teammate) ends it.
+    fn must_stop(&self) -> bool {
         let team_nodes = match self.role {
             Role::Main => self.team_mark,
             Role::Helper(_) => 0,
         };
-        if self.nodes + team_nodes >= self.node_limit
+        self.nodes + team_nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
             || self.time_up.load(Ordering::Relaxed)
-        {
-            self.stopped = true;
-        } else if self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && let Some(hard) = self.hard
-            && self.started.elapsed() >= hard
-        {
-            self.stopped = true;
-        }
+            || (self.nodes.is_multiple_of(CLOCK_INTERVAL)
+                && self.hard.is_some_and(|hard| self.started.elapsed() >= hard))
     }
 
     fn negamax(&mut self, state: &G, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {

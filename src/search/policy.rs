@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::alphabeta::AlphaBeta;
+use super::alphabeta::{AlphaBeta, Team};
 use super::eval::Evaluator;
 use super::mcts::Mcts;
 use super::oracle::Oracle;
@@ -155,24 +155,25 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
                 .search(root, history, limits, stop, time_up, report);
         }
         let flags = self.team_flags(time_up);
+        let team = Arc::new(Team::new());
         // No helper of the last search may still write when this one readies the table.
         self.helpers.settle();
         let table = self.alphabeta.begin_search(&limits);
         self.helpers
-            .start_alphabeta(&table, root, history, limits, &flags);
+            .start_alphabeta(&table, root, history, limits, &flags, &team);
         let mut result = self.alphabeta.search_as_main(
             root,
             history,
             limits,
             stop,
             Arc::clone(&flags.time_up),
-            Arc::clone(&flags.nodes),
+            Some(Arc::clone(&team)),
             report,
         );
         // The main thread's result stands alone: the helpers are not waited for.
         flags.stop.store(true, Ordering::Relaxed);
         self.helpers.collect(Some(Duration::ZERO));
-        result.nodes = self.alphabeta.nodes() + flags.nodes.load(Ordering::Relaxed);
+        result.nodes = self.alphabeta.nodes() + team.nodes.load(Ordering::Relaxed);
         result
     }
 

@@ -9,7 +9,9 @@
 //!   number so that the threads spread over depths. They report nothing and keep no
 //!   clock: the main thread decides the move, keeps the time and reports, and the
 //!   helpers stop when it ends. What they leave in the table (cut-offs, moves to try
-//!   first, proven values) makes the main thread's iterations cheaper.
+//!   first, proven values) makes the main thread's iterations cheaper, and the first
+//!   thread to complete an iteration ends that depth for all: the others leave it
+//!   for the next, and the main thread takes the finished iteration as its own.
 //! - **Monte-Carlo tree search: root parallelism.** Every helper grows a tree of its
 //!   own from another seed; at the end the main thread adds the helpers' root
 //!   statistics to its own and chooses from the sum. It needs no lock and no virtual
@@ -28,7 +30,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::SearchLimits;
-use super::alphabeta::AlphaBeta;
+use super::alphabeta::{AlphaBeta, Team};
 use super::eval::Evaluator;
 use super::mcts::{Mcts, RootChild};
 use super::oracle::Oracle;
@@ -46,7 +48,8 @@ pub struct TeamFlags {
     pub stop: Arc<AtomicBool>,
     /// Raised by the watchdog at the hard time limit.
     pub time_up: Arc<AtomicBool>,
-    /// The helpers' nodes (or playouts), added in batches.
+    /// The MCTS helpers' playouts, added in batches (alpha-beta counts in its
+    /// [`Team`]).
     pub nodes: Arc<AtomicU64>,
 }
 
@@ -58,6 +61,7 @@ enum Job<G: Game> {
         history: Arc<[u64]>,
         limits: SearchLimits,
         flags: TeamFlags,
+        team: Arc<Team<G::Move>>,
     },
     Mcts {
         root: G,
@@ -149,7 +153,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
         }
     }
 
-    /// Starts every helper on an alpha-beta search of `root` on `table`.
+    /// Starts every helper on an alpha-beta search of `root` on `table`, in `team`.
     pub fn start_alphabeta(
         &mut self,
         table: &Arc<Tt>,
@@ -157,6 +161,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
         history: &[u64],
         limits: SearchLimits,
         flags: &TeamFlags,
+        team: &Arc<Team<G::Move>>,
     ) {
         self.settle();
         let history: Arc<[u64]> = history.into();
@@ -168,6 +173,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
                 history: Arc::clone(&history),
                 limits,
                 flags: flags.clone(),
+                team: Arc::clone(team),
             });
         }
     }
@@ -243,6 +249,7 @@ fn work<G: Game, E: Evaluator<G>, O: Oracle<G>>(
                 history,
                 limits,
                 flags,
+                team,
             } => {
                 alphabeta.search_as_helper(
                     index,
@@ -252,7 +259,7 @@ fn work<G: Game, E: Evaluator<G>, O: Oracle<G>>(
                     limits,
                     flags.stop,
                     flags.time_up,
-                    flags.nodes,
+                    team,
                 );
                 Done::AlphaBeta
             }
