@@ -723,6 +723,18 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             });
         } else {
             ordered.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+            if ply == 0
+                && let Role::Helper(index) = self.role
+                && ordered.len() > 2
+            {
+                // A helper takes the root's moves after the first from another point
+                // on: behind the first move, most fail low at about the same cost in any
+                // order, so the threads cover different moves, and the main thread finds
+                // the helper's in the table.
+                let rest = ordered.len() - 1;
+                let offset = ((index as f64 + 1.0) * 0.618_034).fract() * rest as f64;
+                ordered[1..].rotate_left(offset as usize % rest);
+            }
         }
 
         let mut best_score = -INFINITY;
