@@ -288,6 +288,15 @@ pub enum Value {
 }
 
 impl Value {
+    /// The value of a finished game for `side`: its end, 0 plies away.
+    pub fn of_outcome(outcome: Outcome, side: Player) -> Value {
+        match outcome {
+            Outcome::Draw => Value::Draw(0),
+            Outcome::Win(p) if p == side => Value::Win(0),
+            Outcome::Win(_) => Value::Loss(0),
+        }
+    }
+
     /// The protocol words of `info string solved …`: `win`, `loss` or `draw`.
     pub fn word(self) -> &'static str {
         match self {

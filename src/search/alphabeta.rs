@@ -364,14 +364,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             {
                 completed = deeper;
             }
-            result.best = completed.pv.first().copied().or(result.best);
-            result.score = Score::from_internal(completed.score);
-            result.depth = completed.depth;
-            if completed.proven {
-                result.proven = Some(self.value_of(completed.score, &completed.pv));
-            }
-            result.pv = completed.pv;
-            report(&self.info(result.depth, result.score, &result.pv));
+            self.adopt(&mut result, completed, report);
             if result.proven.is_some() || single_reply || (weakened && exact) {
                 break;
             }
@@ -403,17 +396,28 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             && let Some(deeper) = self.team.deepest()
             && deeper.depth > result.depth
         {
-            result.best = deeper.pv.first().copied().or(result.best);
-            result.score = Score::from_internal(deeper.score);
-            result.depth = deeper.depth;
-            if deeper.proven {
-                result.proven = Some(self.value_of(deeper.score, &deeper.pv));
-            }
-            result.pv = deeper.pv;
-            report(&self.info(result.depth, result.score, &result.pv));
+            self.adopt(&mut result, deeper, report);
         }
         result.nodes = self.team_total();
         result
+    }
+
+    /// Makes a completed iteration (this thread's or a helper's) the result, and
+    /// reports it.
+    fn adopt(
+        &self,
+        result: &mut SearchResult<G::Move>,
+        iteration: Iteration<G::Move>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) {
+        result.best = iteration.pv.first().copied().or(result.best);
+        result.score = Score::from_internal(iteration.score);
+        result.depth = iteration.depth;
+        if iteration.proven {
+            result.proven = Some(self.value_of(iteration.score, &iteration.pv));
+        }
+        result.pv = iteration.pv;
+        report(&self.info(result.depth, result.score, &result.pv));
     }
 
     /// Searches `root` as helper number `index` (0 for the first) of a team: on the

@@ -415,11 +415,7 @@ fn run_search<G: Strategy>(
     let mut best = None;
     if let Some(outcome) = record.outcome() {
         if limits.solve {
-            let value = match outcome {
-                Outcome::Draw => Value::Draw(0),
-                Outcome::Win(p) if p == root.side_to_move() => Value::Win(0),
-                Outcome::Win(_) => Value::Loss(0),
-            };
+            let value = Value::of_outcome(outcome, root.side_to_move());
             out.send(solved_line(value));
         }
     } else {

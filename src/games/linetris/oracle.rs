@@ -84,13 +84,8 @@ impl LinetrisOracle {
     /// slowest loss), repetition aside.
     fn retro_solve(table: &Table, state: &Linetris) -> Option<Solution<Move>> {
         if let Some(outcome) = state.outcome() {
-            let value = match outcome {
-                Outcome::Draw => Value::Draw(0),
-                Outcome::Win(p) if p == state.side => Value::Win(0),
-                Outcome::Win(_) => Value::Loss(0),
-            };
             return Some(Solution {
-                value,
+                value: Value::of_outcome(outcome, state.side),
                 best: None,
                 nodes: 0,
             });
@@ -210,13 +205,8 @@ impl LinetrisOracle {
         let geo = &state.rules.geo;
         let empties = (geo.board & !state.occupied()).count_ones();
         if let Some(outcome) = state.outcome() {
-            let value = match outcome {
-                Outcome::Draw => Value::Draw(0),
-                Outcome::Win(p) if p == state.side => Value::Win(0),
-                Outcome::Win(_) => Value::Loss(0),
-            };
             return Some(Solution {
-                value,
+                value: Value::of_outcome(outcome, state.side),
                 best: None,
                 nodes: 0,
             });
