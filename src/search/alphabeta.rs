@@ -358,10 +358,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 (iteration, exact)
             };
             // A helper may have completed a deeper iteration meanwhile.
-            if !self.solo
-                && let Some(deeper) = self.team.deepest()
-                && deeper.depth > completed.depth
-            {
+            if let Some(deeper) = self.team_deeper_than(completed.depth) {
                 completed = deeper;
             }
             self.adopt(&mut result, completed, report);
@@ -392,14 +389,20 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             last_iteration = this_iteration;
         }
         // A helper may have completed an iteration deeper than this thread's last.
-        if !self.solo
-            && let Some(deeper) = self.team.deepest()
-            && deeper.depth > result.depth
-        {
+        if let Some(deeper) = self.team_deeper_than(result.depth) {
             self.adopt(&mut result, deeper, report);
         }
         result.nodes = self.team_total();
         result
+    }
+
+    /// The team's deepest completed iteration if it is deeper than `depth` (the depth
+    /// is read first: the iteration is copied only when it is taken).
+    fn team_deeper_than(&self, depth: u32) -> Option<Iteration<G::Move>> {
+        if self.solo || self.team.depth.load(Ordering::Relaxed) <= depth {
+            return None;
+        }
+        self.team.deepest().filter(|deeper| deeper.depth > depth)
     }
 
     /// Makes a completed iteration (this thread's or a helper's) the result, and

@@ -307,17 +307,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let mut added = 0;
         for (offset, other) in children.iter().enumerate() {
             // The same root generates its moves in the same order: look there first.
-            let index = match self.nodes.get(range.start + offset) {
-                Some(node)
-                    if range.contains(&(range.start + offset)) && node.mv == Some(other.mv) =>
-                {
-                    range.start + offset
-                }
-                _ => match range.clone().find(|&i| self.nodes[i].mv == Some(other.mv)) {
-                    Some(index) => index,
-                    None => continue,
-                },
-            };
+            let same_place = range.start + offset;
+            let index =
+                if range.contains(&same_place) && self.nodes[same_place].mv == Some(other.mv) {
+                    same_place
+                } else {
+                    match range.clone().find(|&i| self.nodes[i].mv == Some(other.mv)) {
+                        Some(index) => index,
+                        None => continue,
+                    }
+                };
             let node = &mut self.nodes[index];
             node.visits += other.visits;
             node.reward += other.reward;

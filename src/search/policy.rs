@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::alphabeta::{AlphaBeta, Team};
@@ -36,7 +36,7 @@ pub struct Policy<G: Strategy, E: Evaluator<G> = <G as Strategy>::Eval> {
     hash_mib: usize,
     /// The evaluation new helpers clone.
     eval: E,
-    helpers: Helpers<G, E, G::Oracle>,
+    helpers: Helpers<G>,
 }
 
 impl<G: Strategy> Policy<G> {
@@ -154,7 +154,7 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
                 .alphabeta
                 .search(root, history, limits, stop, time_up, report);
         }
-        let flags = self.team_flags(time_up);
+        let flags = TeamFlags::new(time_up);
         let team = Arc::new(Team::new());
         // No helper of the last search may still write when this one readies the table.
         self.helpers.settle();
@@ -192,25 +192,19 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         self.mcts.set_memory(memory);
         // Seeded by the position: the same `go nodes N` gives the same move.
         self.mcts.seed(root.hash());
-        let flags = self.team_flags(time_up);
-        self.helpers.start_mcts(root, root.hash(), memory, &flags);
+        let flags = TeamFlags::new(time_up);
+        let team = Arc::new(Team::new());
+        self.helpers
+            .start_mcts(root, root.hash(), memory, &flags, &team);
         self.mcts
-            .search_as_main(root, limits, stop, &flags.time_up, &flags.nodes, report);
+            .search_as_main(root, limits, stop, &flags.time_up, &team.nodes, report);
         flags.stop.store(true, Ordering::Relaxed);
         // On the clock, the trees of helpers that answer within a moment; without
         // one, all of them.
         let patience = limits.budget.hard.map(|_| HELPER_PATIENCE);
         let trees = self.helpers.collect(patience);
         self.mcts
-            .conclude(root, limits, &flags.nodes, &trees, report)
-    }
-
-    fn team_flags(&self, time_up: Arc<AtomicBool>) -> TeamFlags {
-        TeamFlags {
-            stop: Arc::new(AtomicBool::new(false)),
-            time_up,
-            nodes: Arc::new(AtomicU64::new(0)),
-        }
+            .conclude(root, limits, &team.nodes, &trees, report)
     }
 
     /// The game's exact solver, when it has one for this position.

@@ -24,7 +24,7 @@
 //! misorder moves.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -41,16 +41,23 @@ use crate::hash::mix;
 /// The most threads the `Threads` option accepts.
 pub const MAX_THREADS: usize = 256;
 
-/// What the threads of one search share besides the table.
+/// The flags that end the helpers' jobs.
 #[derive(Clone)]
 pub struct TeamFlags {
     /// Raised by the main thread when it is done: the helpers stop.
     pub stop: Arc<AtomicBool>,
     /// Raised by the watchdog at the hard time limit.
     pub time_up: Arc<AtomicBool>,
-    /// The MCTS helpers' playouts, added in batches (alpha-beta counts in its
-    /// [`Team`]).
-    pub nodes: Arc<AtomicU64>,
+}
+
+impl TeamFlags {
+    /// A team's flags: its own stop flag, and the watchdog's `time_up`.
+    pub fn new(time_up: Arc<AtomicBool>) -> Self {
+        TeamFlags {
+            stop: Arc::new(AtomicBool::new(false)),
+            time_up,
+        }
+    }
 }
 
 /// A job for a helper.
@@ -68,6 +75,7 @@ enum Job<G: Game> {
         seed: u64,
         memory_mib: usize,
         flags: TeamFlags,
+        team: Arc<Team<G::Move>>,
     },
 }
 
@@ -87,23 +95,21 @@ struct Worker<G: Game> {
 }
 
 /// The helper threads of one engine: `Threads − 1` of them.
-pub struct Helpers<G: Game, E: Evaluator<G>, O: Oracle<G>> {
+pub struct Helpers<G: Game> {
     workers: Vec<Worker<G>>,
-    _types: std::marker::PhantomData<fn() -> (E, O)>,
 }
 
-impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
+impl<G: Game> Helpers<G> {
     /// No helpers: a search on one thread.
     pub fn none() -> Self {
         Helpers {
             workers: Vec::new(),
-            _types: std::marker::PhantomData,
         }
     }
 
     /// `count` helpers judging by clones of `eval` and trusting `oracle`, their
     /// threads started now. Fewer if the system refuses threads (logged).
-    pub fn new(count: usize, eval: &E, oracle: &Arc<O>) -> Self {
+    pub fn new<E: Evaluator<G>, O: Oracle<G>>(count: usize, eval: &E, oracle: &Arc<O>) -> Self {
         let mut workers = Vec::with_capacity(count);
         for index in 0..count {
             let (jobs, job_queue) = channel::<Job<G>>();
@@ -127,10 +133,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
                 }
             }
         }
-        Helpers {
-            workers,
-            _types: std::marker::PhantomData,
-        }
+        Helpers { workers }
     }
 
     pub fn len(&self) -> usize {
@@ -179,8 +182,15 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
     }
 
     /// Starts every helper on a tree of its own of `root`, each from a seed drawn from
-    /// `seed` and its number, within `memory_mib` MiB.
-    pub fn start_mcts(&mut self, root: &G, seed: u64, memory_mib: usize, flags: &TeamFlags) {
+    /// `seed` and its number, within `memory_mib` MiB, counting playouts in `team`.
+    pub fn start_mcts(
+        &mut self,
+        root: &G,
+        seed: u64,
+        memory_mib: usize,
+        flags: &TeamFlags,
+        team: &Arc<Team<G::Move>>,
+    ) {
         self.settle();
         for (index, worker) in self.workers.iter_mut().enumerate() {
             worker.busy = true;
@@ -189,6 +199,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> Helpers<G, E, O> {
                 seed: mix(seed ^ (index as u64 + 1)),
                 memory_mib,
                 flags: flags.clone(),
+                team: Arc::clone(team),
             });
         }
     }
@@ -268,10 +279,11 @@ fn work<G: Game, E: Evaluator<G>, O: Oracle<G>>(
                 seed,
                 memory_mib,
                 flags,
+                team,
             } => {
                 mcts.seed(seed);
                 mcts.set_memory(memory_mib);
-                mcts.search_as_helper(&root, &flags.stop, &flags.time_up, &flags.nodes);
+                mcts.search_as_helper(&root, &flags.stop, &flags.time_up, &team.nodes);
                 Done::Mcts(mcts.root_children())
             }
         };

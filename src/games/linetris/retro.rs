@@ -443,6 +443,16 @@ fn table_parents(geo: &Geometry<u64>, with_side: bool, pos: Pos, mut f: impl FnM
     let mover = pos.side.other();
     let (m, o) = (mover.index(), pos.side.index());
     let mask = pos.pieces[0] | pos.pieces[1];
+    let mut parent = |pieces: [u64; 2]| {
+        f(index_of(
+            geo,
+            with_side,
+            &Pos {
+                pieces,
+                side: mover,
+            },
+        ))
+    };
     // Moves without a clear: take back the mover's piece on top of a column.
     for col in 0..geo.cols {
         let column = mask & geo.column(col);
@@ -453,14 +463,7 @@ fn table_parents(geo: &Geometry<u64>, with_side: bool, pos: Pos, mut f: impl FnM
         if pos.pieces[m] & top != 0 {
             let mut pieces = pos.pieces;
             pieces[m] ^= top;
-            f(index_of(
-                geo,
-                with_side,
-                &Pos {
-                    pieces,
-                    side: mover,
-                },
-            ));
+            parent(pieces);
         }
     }
     // Moves that cleared a row: the board came from one a row higher, over a full
@@ -484,14 +487,7 @@ fn table_parents(geo: &Geometry<u64>, with_side: bool, pos: Pos, mut f: impl FnM
             if !geo.has_four(full[m]) && !geo.has_four(full[o]) {
                 let mut pieces = full;
                 pieces[m] ^= dropped;
-                f(index_of(
-                    geo,
-                    with_side,
-                    &Pos {
-                        pieces,
-                        side: mover,
-                    },
-                ));
+                parent(pieces);
             }
             if mine == 0 {
                 break;
