@@ -28,6 +28,8 @@ const KILLERS: usize = 2;
 /// How often (in nodes) the searcher reads the clock itself, behind the watchdog
 /// (which may not be running, or may be starved on a busy machine).
 const CLOCK_INTERVAL: u64 = 256;
+/// Moves picked one at a time at a node before the rest are sorted.
+const LAZY_PICKS: usize = 3;
 
 /// Depths a helper thread of lazy SMP leaves to others: helper `i` skips depth `d`
 /// when `(d + PHASE[i]) / SIZE[i]` is odd, so that the threads spread over the
@@ -709,45 +711,61 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         }
         ordered.clear();
         let killers = self.killers[ply];
-        let eval = &mut self.eval;
-        ordered.extend(moves.iter().map(|&mv| {
-            let key = if Some(mv.code()) == tt_move {
-                1 << 30
-            } else if killers.contains(&Some(mv)) {
-                1 << 24
-            } else {
-                eval.order_hint(state, mv)
-            };
-            (key, mv)
-        }));
-        if weakened {
-            // The best move of the last iteration first, then by bonus: a later move
-            // must beat an earlier one by more than its bonus is smaller, so few do,
-            // and few need a second search.
-            let level = &self.level;
-            ordered.sort_by_cached_key(|&(key, mv)| {
-                std::cmp::Reverse((key >= 1 << 30, level.bonus(mv), key))
-            });
-        } else {
-            ordered.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-            if ply == 0
-                && let Role::Helper(index) = self.role
-                && ordered.len() > 2
-            {
-                // A helper takes the root's moves after the first from another point
-                // on: behind the first move, most fail low at about the same cost in any
-                // order, so the threads cover different moves, and the main thread finds
-                // the helper's in the table.
-                let rest = ordered.len() - 1;
-                let offset = ((index as f64 + 1.0) * 0.618_034).fract() * rest as f64;
-                ordered[1..].rotate_left(offset as usize % rest);
-            }
+        // The table's move comes first, then the killers (in the order generated), and
+        // they are tried before the others are scored: where one cuts off, as one
+        // mostly does, ordering the rest is never paid for.
+        let tt_index = tt_move.and_then(|code| moves.iter().position(|mv| mv.code() == code));
+        if let Some(i) = tt_index {
+            ordered.push((1 << 30, moves[i]));
         }
+        let is_killer =
+            |i: usize, mv: &G::Move| ply > 0 && Some(i) != tt_index && killers.contains(&Some(*mv));
+        if ply > 0 && killers[0].is_some() {
+            ordered.extend(
+                moves
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, mv)| is_killer(i, mv))
+                    .map(|(_, &mv)| (1 << 24, mv)),
+            );
+        }
+        let unscored = ordered.len();
+        ordered.extend(
+            moves
+                .iter()
+                .enumerate()
+                .filter(|&(i, mv)| Some(i) != tt_index && !is_killer(i, mv))
+                .map(|(_, &mv)| (0, mv)),
+        );
 
         let mut best_score = -INFINITY;
         let mut best_move = None;
         self.path.push(hash);
-        for (index, &(key, mv)) in ordered.iter().enumerate() {
+        for index in 0..ordered.len() {
+            if index == unscored {
+                self.eval.order_hints(state, &mut ordered[unscored..]);
+                if ply == 0 {
+                    self.order_root(&mut ordered, unscored, weakened);
+                }
+            }
+            if ply > 0 && index >= unscored {
+                // Inside the tree most nodes cut off after a move or two: the first few
+                // moves are picked one at a time (the first best each time, so the order
+                // is the stable sort's), and the rest sorted only if the node goes on.
+                if index < unscored + LAZY_PICKS {
+                    let rest = &mut ordered[index..];
+                    let mut pick = 0;
+                    for (i, entry) in rest.iter().enumerate().skip(1) {
+                        if entry.0 > rest[pick].0 {
+                            pick = i;
+                        }
+                    }
+                    rest[..=pick].rotate_right(1);
+                } else if index == unscored + LAZY_PICKS {
+                    ordered[index..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+                }
+            }
+            let (key, mv) = ordered[index];
             let mut child = state.clone();
             child.play(mv);
             let flips = child.side_to_move() != us;
@@ -841,6 +859,33 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             bound,
         );
         best_score
+    }
+
+    /// Orders the root's moves from `from` on (those before are the table's move):
+    /// by key, or below full strength by bonus; a helper rotates them.
+    fn order_root(&self, ordered: &mut [(i32, G::Move)], from: usize, weakened: bool) {
+        if weakened {
+            // The best move of the last iteration first, then by bonus: a later move
+            // must beat an earlier one by more than its bonus is smaller, so few do,
+            // and few need a second search.
+            let level = &self.level;
+            ordered[from..].sort_by_cached_key(|&(key, mv)| {
+                std::cmp::Reverse((key >= 1 << 30, level.bonus(mv), key))
+            });
+        } else {
+            ordered[from..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+            if let Role::Helper(index) = self.role
+                && ordered.len() > 2
+            {
+                // A helper takes the root's moves after the first from another point
+                // on: behind the first move, most fail low at about the same cost in any
+                // order, so the threads cover different moves, and the main thread finds
+                // the helper's in the table.
+                let rest = ordered.len() - 1;
+                let offset = ((index as f64 + 1.0) * 0.618_034).fract() * rest as f64;
+                ordered[1..].rotate_left(offset as usize % rest);
+            }
+        }
     }
 
     fn child_score(

@@ -20,6 +20,14 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
         0
     }
 
+    /// Fills in the ordering hint of every move of `entries` (the second field),
+    /// as [`Self::order_hint`] does one by one; a game may do it faster in bulk.
+    fn order_hints(&mut self, state: &G, entries: &mut [(i32, G::Move)]) {
+        for entry in entries {
+            entry.0 = self.order_hint(state, entry.1);
+        }
+    }
+
     /// The move a Monte-Carlo playout plays in `state`, chosen from `moves` (its legal
     /// moves, never empty) with the help of `random`. Uniform by default.
     fn playout_move(&mut self, _state: &G, moves: &[G::Move], random: u64) -> G::Move {

@@ -67,6 +67,10 @@ impl Evaluator<Fabrik> for FabrikEval {
     fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
         self.hints.order_hint(state, mv)
     }
+
+    fn order_hints(&mut self, state: &Fabrik, entries: &mut [(i32, Move)]) {
+        self.hints.order_hints(state, entries);
+    }
 }
 
 /// The squares where the side to move can place a stone this turn (after any worker
@@ -366,28 +370,49 @@ impl HintCache {
     /// placing on the same square, those that need no relocation (or need it to place
     /// there at all) before relocations that could have been skipped.
     fn order_hint(&mut self, position: &Fabrik, mv: Move) -> i32 {
+        self.refresh(position);
+        self.hint(geometry(), position, mv)
+    }
+
+    /// [`Self::order_hint`] of every move of `entries`.
+    fn order_hints(&mut self, position: &Fabrik, entries: &mut [(i32, Move)]) {
+        self.refresh(position);
+        let g = geometry();
+        for entry in entries {
+            entry.0 = self.hint(g, position, entry.1);
+        }
+    }
+
+    /// Makes the cache that of `position`.
+    #[inline(always)]
+    fn refresh(&mut self, position: &Fabrik) {
+        let hash = position.hash();
+        if self.hash != hash
+            || self.board != position.board()
+            || self.line_length != position.line_length()
+        {
+            self.hash = hash;
+            self.board = position.board();
+            self.line_length = position.line_length();
+            self.here = position.placeable();
+            self.known = 0;
+        }
+    }
+
+    /// The hint of `mv` in the position the cache holds.
+    #[inline(always)]
+    fn hint(&mut self, g: &Geometry, position: &Fabrik, mv: Move) -> i32 {
         match mv.kind() {
             MoveKind::Pass => 0,
             MoveKind::Worker => worker_hint(position, mv),
             kind => {
-                let hash = position.hash();
-                if self.hash != hash
-                    || self.board != position.board()
-                    || self.line_length != position.line_length()
-                {
-                    self.hash = hash;
-                    self.board = position.board();
-                    self.line_length = position.line_length();
-                    self.here = position.placeable();
-                    self.known = 0;
-                }
                 let square = mv.square();
                 if self.known & bit(square) == 0 {
-                    self.value[square] = line_value(geometry(), position, square);
+                    self.value[square] = line_value(g, position, square);
                     self.known |= bit(square);
                 }
                 let value = self.value[square];
-                if kind == MoveKind::Relocate && self.here & bit(mv.square()) != 0 {
+                if kind == MoveKind::Relocate && self.here & bit(square) != 0 {
                     value - 50
                 } else {
                     value
