@@ -6,6 +6,10 @@
 //!   `LineLength` for a colour. A completion square of the side to move inside its reach
 //!   is a win now; the opponent's completion squares are threats the side to move must
 //!   block with a stone or hide from the workers, and two of them are usually too many.
+//! - *Walling in*: most games end not with a line but with a side to move that has no
+//!   placeable square, both workers walled in by stones. A move that does that to the
+//!   opponent is a win now too ([`can_leave_no_move`], exact and cheap: only workers
+//!   with few open squares around them are tried).
 //! - *Windows*: every segment of `LineLength` squares holding stones of one colour only
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
@@ -41,6 +45,8 @@ pub struct FabrikEval {
     /// engine-against-engine matches (`examples/fabrik_match.rs`).
     pub variant: u8,
     hints: Box<HintCache>,
+    /// A move list for [`can_leave_no_move`].
+    moves: Vec<Move>,
 }
 
 impl FabrikEval {
@@ -49,6 +55,7 @@ impl FabrikEval {
         FabrikEval {
             variant,
             hints: Box::new(HintCache::EMPTY),
+            moves: Vec::new(),
         }
     }
 }
@@ -61,7 +68,7 @@ impl Default for FabrikEval {
 
 impl Evaluator<Fabrik> for FabrikEval {
     fn evaluate(&mut self, state: &Fabrik) -> i32 {
-        evaluate_variant(state, self.variant)
+        evaluate_variant(state, self.variant, &mut self.moves)
     }
 
     fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
@@ -102,6 +109,56 @@ pub fn reach(position: &Fabrik) -> Bb {
             reach
         }
     }
+}
+
+/// Whether the side to move has a move after which the opponent has no placeable
+/// square (and so wins at once, unless the move makes a line and wins anyway). Exact.
+///
+/// Call *open* an empty square with three or more empty neighbours. After any move, an
+/// open square beside a worker is still empty and still has an empty neighbour (the
+/// move fills two squares at most), so the opponent can place there, with the other
+/// worker moved beside it, unless the move itself filled it. So a move walls the
+/// workers in only if it fills every open square beside the worker that stays (with
+/// its stone or the moved worker) and every open square beside the moved worker's new
+/// square (with its stone). Only the moves that pass that test are played out.
+pub fn can_leave_no_move(position: &Fabrik, moves: &mut Vec<Move>) -> bool {
+    if position.phase() != Phase::Play {
+        return false;
+    }
+    let g = geometry();
+    let empty = position.empty();
+    let (a, b) = two_squares(position.workers());
+    let open_beside = |square: usize| {
+        let mut open = 0;
+        for s in super::squares(g.neighbours[square] & empty) {
+            if (g.neighbours[s] & empty).count_ones() >= 3 {
+                open |= bit(s);
+            }
+        }
+        open
+    };
+    let (open_a, open_b) = (open_beside(a), open_beside(b));
+    if open_a.count_ones() > 2 && open_b.count_ones() > 2 {
+        return false;
+    }
+    moves.clear();
+    position.generate_moves(moves);
+    moves.iter().any(|&mv| {
+        let stone = bit(mv.square());
+        let candidate = match mv.kind() {
+            MoveKind::Place => (open_a | open_b) & !stone == 0,
+            MoveKind::Relocate => {
+                let open_fixed = if mv.from() == a { open_b } else { open_a };
+                open_fixed & !(stone | bit(mv.to())) == 0 && open_beside(mv.to()) & !stone == 0
+            }
+            _ => false,
+        };
+        candidate && {
+            let mut child = *position;
+            child.play(mv);
+            !child.has_move()
+        }
+    })
 }
 
 /// The squares `step::<D>(set)`: those whose neighbour in direction `D` is in `set`
@@ -263,12 +320,12 @@ fn window_score(position: &Fabrik, player: Player) -> i32 {
 
 /// Evaluation from the side to move's point of view, as shipped.
 pub fn evaluate(position: &Fabrik) -> i32 {
-    evaluate_variant(position, 0)
+    evaluate_variant(position, 0, &mut Vec::new())
 }
 
-/// Evaluation from the side to move's point of view, with an experimental variant of
-/// the threat terms (0: as shipped).
-fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
+/// Evaluation from the side to move's point of view, with an experimental variant
+/// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win).
+fn evaluate_variant(position: &Fabrik, variant: u8, moves: &mut Vec<Move>) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
     }
@@ -280,6 +337,9 @@ fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
     let reach = reach(position);
     let ours = completions(position.stones(us), open, board, length);
     if ours & reach != 0 {
+        return WIN_NOW;
+    }
+    if variant != 4 && can_leave_no_move(position, moves) {
         return WIN_NOW;
     }
     let theirs = completions(position.stones(them), open, board, length);
@@ -497,6 +557,43 @@ mod tests {
             }
         }
         assert!(checked > 500);
+    }
+
+    #[test]
+    fn walling_in_is_found_exactly() {
+        // Every position of random games on every size: the answer agrees with
+        // playing out every legal move.
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(17);
+        let (mut yes, mut no) = (0, 0);
+        let mut moves = Vec::new();
+        let mut buffer = Vec::new();
+        for game in 0..300 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 4 + (game % 2) as u8,
+            };
+            let mut state = Fabrik::start(&config);
+            while state.outcome().is_none() {
+                moves.clear();
+                state.generate_moves(&mut moves);
+                let walls_in = moves.iter().any(|&mv| {
+                    let mut child = state;
+                    child.play(mv);
+                    !child.has_move()
+                });
+                let said = can_leave_no_move(&state, &mut buffer);
+                assert_eq!(said, walls_in, "{}", state.fen());
+                if said {
+                    yes += 1;
+                } else {
+                    no += 1;
+                }
+                state.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        // Random games wall the workers in often enough to test both answers.
+        assert!(yes > 100 && no > 1000, "yes {yes}, no {no}");
     }
 
     #[test]
