@@ -493,7 +493,8 @@ impl<B: Bits> Solver<B> {
     }
 
     /// The value of a position that is not over, with a move that keeps it (the column)
-    /// and the nodes visited; `None` if `stop` was raised.
+    /// and the nodes visited (at least 1: the position itself, even when it needs no
+    /// search); `None` if `stop` was raised.
     pub fn solve_with_move(
         &mut self,
         own: B,
@@ -507,11 +508,11 @@ impl<B: Bits> Solver<B> {
         };
         let playable = self.geo.playable(p.mask);
         if playable == B::ZERO {
-            return Some((Value::Draw(0), None, 0));
+            return Some((Value::Draw(0), None, 1));
         }
         let wins = self.winning_moves(p);
         if wins != B::ZERO {
-            return Some((Value::Win(1), column_of(self, wins), 0));
+            return Some((Value::Win(1), column_of(self, wins), 1));
         }
         let score = self.solve_score(p, stop)?;
         let value = score_to_value(score, p.empties);
