@@ -96,8 +96,16 @@ struct Table<K: Copy + Default> {
 
 impl<K: Copy + Default + Eq> Table<K> {
     fn new(size: u64) -> Self {
+        let mut entries = vec![Entry::default(); size as usize];
+        // The zeroed allocation maps its pages on first write: write one entry of each
+        // page now, so that no solve pays for the page faults (the table is made before
+        // `readyok`).
+        let per_page = (4096 / size_of::<Entry<K>>()).max(1);
+        for index in (0..entries.len()).step_by(per_page) {
+            entries[index] = std::hint::black_box(Entry::default());
+        }
         Table {
-            entries: vec![Entry::default(); size as usize],
+            entries,
             size,
             touched: Vec::new(),
             overflow: false,
