@@ -7,15 +7,25 @@
 //! kind of bound. A depth of [`PROVEN`] marks a value that no horizon touched: an
 //! exact game value.
 //!
-//! Each entry is two atomic words: the data packed in one, the key XOR the data in the
-//! other (the scheme of Hyatt and Mann's "lockless transposition table"). Two threads
+//! Each entry is two atomic words: the data packed in one, and in the other the low 48
+//! bits of the key XOR the data (the scheme of Hyatt and Mann's "lockless transposition
+//! table") under the 16-bit generation of the table when it was written. Two threads
 //! writing one slot at once may leave the words of different stores; such a slot fails
 //! the key check and reads as empty, so a probe sees a whole entry or none. The words
 //! are read and written with relaxed ordering: nothing else is published through them.
 //!
+//! The 48 bits identify the key exactly: the slot is the key's top bits (a multiply-high
+//! onto at least 2^16 slots), so two keys of one slot differ by less than 2^48 and agree
+//! on their low 48 bits only if they are equal.
+//!
+//! Clearing the table (a new game, a proof) costs nothing: it moves to the next
+//! generation, and an entry of another generation reads as empty. Only when the 16-bit
+//! generation wraps around does a clear wipe every slot, so that no entry of an old
+//! generation can come back.
+//!
 //! [`MoveCode`]: crate::game::MoveCode
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 
 /// Depth stored for values proven without any heuristic leaf below them.
 pub const PROVEN: u8 = u8::MAX;
@@ -81,11 +91,30 @@ impl Entry {
     }
 }
 
-/// A slot: the key XOR the data, and the data.
+/// A slot: the generation in the top 16 bits and the key XOR the data in the low 48,
+/// and the data.
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
+}
+
+/// The bits of the key that a slot's check word keeps.
+const KEY_BITS: u32 = 48;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+/// The fewest slots: enough that the slot fixes every key bit the check word drops.
+const MIN_SLOTS: usize = 1 << (64 - KEY_BITS);
+
+impl Slot {
+    /// The entry in the slot if it belongs to `generation` (its key only to 48 bits).
+    fn read(&self, generation: u16) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        if (check >> KEY_BITS) as u16 != generation {
+            return None;
+        }
+        Entry::unpack((check ^ data) & KEY_MASK, data)
+    }
 }
 
 /// The table. Its size is set in MiB; it never grows. Every method takes `&self`:
@@ -93,15 +122,18 @@ struct Slot {
 pub struct Tt {
     slots: Box<[Slot]>,
     age: AtomicU8,
+    /// Entries of other generations are empty; 0 is never current (a zeroed slot's).
+    generation: AtomicU16,
 }
 
 impl Tt {
-    /// A table of about `mib` MiB (at least a few thousand entries).
+    /// A table of about `mib` MiB (at least 2^16 entries, 1 MiB).
     pub fn new(mib: usize) -> Self {
-        let count = (mib.max(1) * 1024 * 1024 / size_of::<Slot>()).max(1024);
+        let count = (mib.max(1) * 1024 * 1024 / size_of::<Slot>()).max(MIN_SLOTS);
         Tt {
             slots: (0..count).map(|_| Slot::default()).collect(),
             age: AtomicU8::new(0),
+            generation: AtomicU16::new(1),
         }
     }
 
@@ -122,13 +154,29 @@ impl Tt {
         self.age.load(Ordering::Relaxed)
     }
 
-    /// Forgets everything (a new game). Not to be called while a search runs.
+    fn generation(&self) -> u16 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    /// Forgets everything (a new game): a new generation, and a wipe of every slot only
+    /// when the generations wrap around. Not to be called while a search runs.
     pub fn clear(&self) {
+        let next = self.generation().wrapping_add(1);
+        if next == 0 {
+            self.wipe();
+            self.generation.store(1, Ordering::Relaxed);
+        } else {
+            self.generation.store(next, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Zeroes every slot.
+    fn wipe(&self) {
         for slot in self.slots.iter() {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
-        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search, so that old entries give way first.
@@ -138,23 +186,17 @@ impl Tt {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slot(key);
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        if check ^ data != key {
-            return None;
-        }
-        Entry::unpack(key, data)
+        let entry = self.slot(key).read(self.generation())?;
+        (entry.key == key & KEY_MASK).then_some(Entry { key, ..entry })
     }
 
     pub fn store(&self, key: u64, mv: Option<u32>, score: i32, depth: u8, bound: Bound) {
         let slot = self.slot(key);
         let age = self.age();
-        let old_data = slot.data.load(Ordering::Relaxed);
-        let old_key = slot.check.load(Ordering::Relaxed) ^ old_data;
+        let generation = self.generation();
         let mut mv = mv;
-        if let Some(old) = Entry::unpack(old_key, old_data) {
-            let same = old.key == key;
+        if let Some(old) = slot.read(generation) {
+            let same = old.key == key & KEY_MASK;
             // Keep a deeper entry of this search for another position; keep the old
             // move when the new store has none.
             if !same && old.age == age && old.depth > depth.saturating_add(2) {
@@ -177,20 +219,19 @@ impl Tt {
         };
         let data = entry.pack();
         slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.check.store(
+            u64::from(generation) << KEY_BITS | (key ^ data) & KEY_MASK,
+            Ordering::Relaxed,
+        );
     }
 
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let sample = self.slots.len().min(1000);
-        let age = self.age();
+        let (age, generation) = (self.age(), self.generation());
         let used = self.slots[..sample]
             .iter()
-            .filter(|slot| {
-                let data = slot.data.load(Ordering::Relaxed);
-                let key = slot.check.load(Ordering::Relaxed) ^ data;
-                Entry::unpack(key, data).is_some_and(|entry| entry.age == age)
-            })
+            .filter(|slot| slot.read(generation).is_some_and(|entry| entry.age == age))
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -203,7 +244,7 @@ mod tests {
     #[test]
     fn stores_and_probes() {
         let tt = Tt::new(1);
-        assert!(tt.len() >= 1024);
+        assert!(tt.len() >= MIN_SLOTS);
         tt.store(42, Some(7), -150, 5, Bound::Lower);
         let entry = tt.probe(42).unwrap();
         assert_eq!((entry.mv, entry.score, entry.depth), (Some(7), -150, 5));
@@ -219,6 +260,46 @@ mod tests {
         tt.clear();
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn a_clear_hides_every_old_entry_even_after_the_generations_wrap() {
+        let tt = Tt::new(1);
+        let keys: Vec<u64> = (1..=1000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &key in &keys {
+            tt.store(key, Some(1), 5, 3, Bound::Exact);
+        }
+        assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        // A store in the new generation replaces the stale entry whatever its depth.
+        tt.store(keys[0], Some(2), 7, 1, Bound::Lower);
+        assert_eq!(
+            tt.probe(keys[0]).map(|e| (e.mv, e.depth)),
+            Some((Some(2), 1))
+        );
+        // Around the whole cycle of generations: the entries of generation 1 must not
+        // come back when it is current again.
+        let fresh = Tt::new(1);
+        fresh.store(keys[1], Some(3), 0, 2, Bound::Upper);
+        for _ in 0..u16::MAX {
+            fresh.clear();
+        }
+        assert_eq!(fresh.generation(), 1);
+        assert!(fresh.probe(keys[1]).is_none());
+    }
+
+    #[test]
+    fn keys_that_share_low_bits_are_told_apart() {
+        let tt = Tt::new(1);
+        // Same low 48 bits, different top bits: different slots, never confused.
+        let a = 0x0001_2345_6789_abcd_u64;
+        let b = a | 0xffff << KEY_BITS;
+        tt.store(a, Some(1), 10, 4, Bound::Exact);
+        assert!(tt.probe(b).is_none());
+        assert_eq!(tt.probe(a).map(|e| e.key), Some(a));
     }
 
     #[test]

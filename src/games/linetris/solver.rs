@@ -96,8 +96,16 @@ struct Table<K: Copy + Default> {
 
 impl<K: Copy + Default + Eq> Table<K> {
     fn new(size: u64) -> Self {
+        let mut entries = vec![Entry::default(); size as usize];
+        // The zeroed allocation maps its pages on first write: write one entry of each
+        // page now, so that no solve pays for the page faults (the table is made before
+        // `readyok`).
+        let per_page = (4096 / size_of::<Entry<K>>()).max(1);
+        for index in (0..entries.len()).step_by(per_page) {
+            entries[index] = std::hint::black_box(Entry::default());
+        }
         Table {
-            entries: vec![Entry::default(); size as usize],
+            entries,
             size,
             touched: Vec::new(),
             overflow: false,
@@ -493,7 +501,8 @@ impl<B: Bits> Solver<B> {
     }
 
     /// The value of a position that is not over, with a move that keeps it (the column)
-    /// and the nodes visited; `None` if `stop` was raised.
+    /// and the nodes visited (at least 1: the position itself, even when it needs no
+    /// search); `None` if `stop` was raised.
     pub fn solve_with_move(
         &mut self,
         own: B,
@@ -507,11 +516,11 @@ impl<B: Bits> Solver<B> {
         };
         let playable = self.geo.playable(p.mask);
         if playable == B::ZERO {
-            return Some((Value::Draw(0), None, 0));
+            return Some((Value::Draw(0), None, 1));
         }
         let wins = self.winning_moves(p);
         if wins != B::ZERO {
-            return Some((Value::Win(1), column_of(self, wins), 0));
+            return Some((Value::Win(1), column_of(self, wins), 1));
         }
         let score = self.solve_score(p, stop)?;
         let value = score_to_value(score, p.empties);
