@@ -26,6 +26,7 @@
 //! piece touches a blue one. From then on only removals are played.
 
 mod eval;
+pub mod solve;
 
 use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
