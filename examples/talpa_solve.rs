@@ -10,6 +10,7 @@
 //!   moves that a half turn of the board maps onto an earlier one left out when the
 //!   position is the start), then the position from what the table holds.
 //! - `--seconds N`: give up after N seconds (each first move with `--moves`).
+//! - `--pn`: only win or loss, by proof-number search (no plies, no variation).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +44,7 @@ fn main() {
     let mut log2 = 22u32;
     let mut per_move = false;
     let mut seconds = None;
+    let mut proof_numbers = false;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -66,6 +68,7 @@ fn main() {
                 );
             }
             "--moves" => per_move = true,
+            "--pn" => proof_numbers = true,
             other => size = other.parse().expect("SIZE: 4 or 6"),
         }
         i += 1;
@@ -105,6 +108,24 @@ fn main() {
             let stop = timer(seconds);
             let t = Instant::now();
             let before = solver.nodes();
+            if proof_numbers {
+                match solver.prove(&child, &stop) {
+                    Some((wins, nodes)) => println!(
+                        "{}: {} for the mover, {} nodes, {:.1} s",
+                        state.format_move(mv),
+                        if wins { "loss" } else { "win" },
+                        nodes,
+                        t.elapsed().as_secs_f64()
+                    ),
+                    None => println!(
+                        "{}: not proven within {} s ({} nodes)",
+                        state.format_move(mv),
+                        seconds.unwrap_or(0),
+                        solver.nodes() - before
+                    ),
+                }
+                continue;
+            }
             match solver.solve(&child, &stop) {
                 Some(solved) => println!(
                     "{}: {} for the mover, {} nodes, {:.1} s",
@@ -122,7 +143,24 @@ fn main() {
             }
         }
     }
-    let stop = timer(if per_move { None } else { seconds });
+    let stop = timer(seconds);
+    if proof_numbers {
+        match solver.prove(&state, &stop) {
+            Some((wins, nodes)) => println!(
+                "value: {} for the side to move, {} nodes, {} in all, {:.2} s",
+                if wins { "win" } else { "loss" },
+                nodes,
+                solver.nodes(),
+                started.elapsed().as_secs_f64()
+            ),
+            None => println!(
+                "not proven within {} s ({} nodes)",
+                seconds.unwrap_or(0),
+                solver.nodes()
+            ),
+        }
+        return;
+    }
     match solver.solve(&state, &stop) {
         Some(solved) => {
             let mut position = state;

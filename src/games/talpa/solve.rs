@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{Move, Talpa};
-use crate::game::{Game, Player, Value};
+use crate::game::{Game, Outcome, Player, Value};
 
 /// The score of a win at ply 0; a win at ply `p` from the root scores `WIN - p`.
 const WIN: i32 = 100;
@@ -80,6 +80,23 @@ const NO_MOVE: u16 = u16::MAX;
 /// Entries per bucket (one cache line).
 const BUCKET: usize = 4;
 
+/// One entry of the proof-number search's table: proof and disproof numbers of "the
+/// side to move wins".
+#[derive(Clone, Copy, Default)]
+struct ProofEntry {
+    key_low: u64,
+    key_high: u16,
+    /// log2 of the nodes spent on it (replacement priority); 0 = empty slot.
+    work: u8,
+    proof: u32,
+    disproof: u32,
+}
+
+/// Proof and disproof numbers at or above this are infinite.
+const PN_INF: u32 = u32::MAX / 2;
+/// Children a node can have (captures: at most 4 per piece and half the squares).
+const MAX_CHILDREN: usize = 128;
+
 /// What a solve found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved {
@@ -108,6 +125,8 @@ pub struct Solver {
     square_map: [[u8; 64]; 8],
     inverse_map: [[u8; 64]; 8],
     table: Vec<Entry>,
+    /// The proof-number search's table, made on its first use, as large as `table`.
+    proofs: Vec<ProofEntry>,
     buckets_mask: usize,
     /// History heuristic by `[from][to]`.
     history: Vec<u32>,
@@ -234,6 +253,7 @@ impl Solver {
             square_map,
             inverse_map,
             table: vec![Entry::default(); entries],
+            proofs: Vec::new(),
             buckets_mask: entries / BUCKET - 1,
             history: vec![0; 64 * 64],
             nodes: 0,
@@ -253,6 +273,7 @@ impl Solver {
     /// Empties the table and the counters.
     pub fn clear(&mut self) {
         self.table.fill(Entry::default());
+        self.proofs.fill(ProofEntry::default());
         self.history.fill(0);
         self.nodes = 0;
     }
@@ -690,6 +711,178 @@ impl Solver {
             target = child_value;
         }
         Some(pv)
+    }
+}
+
+/// Depth-first proof-number search (df-pn, Nagai 2002, with the 1 + ε threshold of
+/// Pawlewicz and Lew 2007): win or loss only, no distance. It proves where alpha-beta
+/// gets lost in wide trees, spending its effort where the proof looks cheapest.
+impl Solver {
+    /// Whether the side to move wins `state`, with the nodes expanded; `None` if `stop`
+    /// was set first.
+    pub fn prove(&mut self, state: &Talpa, stop: &AtomicBool) -> Option<(bool, u64)> {
+        assert_eq!(state.size(), self.size, "the solver's board size");
+        if let Some(outcome) = state.outcome() {
+            return Some((outcome == Outcome::Win(state.side_to_move()), 0));
+        }
+        if self.proofs.len() != self.table.len() {
+            self.proofs = vec![ProofEntry::default(); self.table.len()];
+        }
+        self.stopped = false;
+        let nodes_before = self.nodes;
+        let board = Board::of(state);
+        let (key, _) = self.key(&board);
+        loop {
+            let (proof, disproof) = self.mid(&board, key, PN_INF, PN_INF, stop);
+            if self.stopped {
+                return None;
+            }
+            if proof == 0 || disproof == 0 {
+                return Some((proof == 0, self.nodes - nodes_before));
+            }
+        }
+    }
+
+    fn proof_probe(&self, key: u128) -> Option<(u32, u32)> {
+        let start = self.bucket(key);
+        self.proofs[start..start + BUCKET]
+            .iter()
+            .find(|e| e.work != 0 && e.key_low == key as u64 && e.key_high == (key >> 64) as u16)
+            .map(|e| (e.proof, e.disproof))
+    }
+
+    fn proof_store(&mut self, key: u128, proof: u32, disproof: u32, work: u8) {
+        let start = self.bucket(key);
+        let (key_low, key_high) = (key as u64, (key >> 64) as u16);
+        let bucket = &mut self.proofs[start..start + BUCKET];
+        // Proven entries outrank open ones of the same work.
+        let rank = |e: &ProofEntry| {
+            let solved = e.proof == 0 || e.disproof == 0;
+            (u16::from(e.work) << 1) | u16::from(solved)
+        };
+        let slot = bucket
+            .iter()
+            .position(|e| e.work != 0 && e.key_low == key_low && e.key_high == key_high)
+            .unwrap_or_else(|| (0..BUCKET).min_by_key(|&i| rank(&bucket[i])).unwrap_or(0));
+        bucket[slot] = ProofEntry {
+            key_low,
+            key_high,
+            work: work.max(1),
+            proof,
+            disproof,
+        };
+    }
+
+    /// The children of `b` that do not lose at once, or `Err(true)` when a move wins at
+    /// once and `Err(false)` when every move loses at once.
+    fn children(&self, b: &Board, out: &mut [Board; MAX_CHILDREN]) -> Result<usize, bool> {
+        let us = b.side.index();
+        let (my_goal, their_goal) = match b.side {
+            Player::P1 => (RED_GOAL, BLUE_GOAL),
+            Player::P2 => (BLUE_GOAL, RED_GOAL),
+        };
+        let empty = self.board & !(b.pieces[0] | b.pieces[1]);
+        let mut components = [(0u64, 0u8); 64];
+        let count = self.edge_components(empty, &mut components);
+        let components = &components[..count];
+        let enemy = b.pieces[1 - us];
+        let mut n = 0;
+        let mut winning = false;
+        self.for_each_move(b, |from, to| {
+            if winning {
+                return;
+            }
+            let flags = self.flags_after(from, components);
+            if flags & their_goal == their_goal {
+                // Opens the opponent's path: lost, never worth searching.
+            } else if flags & my_goal == my_goal || (from != to && enemy == 1 << to) {
+                winning = true;
+            } else {
+                out[n] = Self::play(b, from, to);
+                n += 1;
+            }
+        });
+        match (winning, n) {
+            (true, _) => Err(true),
+            (false, 0) => Err(false),
+            (false, n) => Ok(n),
+        }
+    }
+
+    /// Searches `b` (whose key is `key`) until its proof number reaches `proof_limit`
+    /// or its disproof number `disproof_limit`; returns both.
+    fn mid(
+        &mut self,
+        b: &Board,
+        key: u128,
+        proof_limit: u32,
+        disproof_limit: u32,
+        stop: &AtomicBool,
+    ) -> (u32, u32) {
+        self.nodes += 1;
+        if self.nodes & 0xffff == 0 && stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return (1, 1);
+        }
+        let nodes_before = self.nodes;
+        let mut children = [*b; MAX_CHILDREN];
+        let n = match self.children(b, &mut children) {
+            Ok(n) => n,
+            Err(win) => {
+                let result = if win { (0, PN_INF) } else { (PN_INF, 0) };
+                self.proof_store(key, result.0, result.1, 1);
+                return result;
+            }
+        };
+        let mut keys = [0u128; MAX_CHILDREN];
+        // The children's (proof, disproof) numbers, from the table, then from their
+        // searches (a child's entry may be overwritten while we still need it).
+        let mut numbers = [(1u32, 1u32); MAX_CHILDREN];
+        for i in 0..n {
+            keys[i] = self.key(&children[i]).0;
+            if let Some(found) = self.proof_probe(keys[i]) {
+                numbers[i] = found;
+            }
+        }
+        loop {
+            // The node wins if one child loses: its proof number is the least of the
+            // children's disproof numbers, its disproof number their proof numbers' sum.
+            let (mut best, mut best_dn, mut second_dn) = (0, PN_INF, PN_INF);
+            let mut sum_pn: u32 = 0;
+            for (i, &(cp, cd)) in numbers[..n].iter().enumerate() {
+                sum_pn = sum_pn.saturating_add(cp).min(PN_INF);
+                if cd < best_dn {
+                    second_dn = best_dn;
+                    best_dn = cd;
+                    best = i;
+                } else if cd < second_dn {
+                    second_dn = cd;
+                }
+            }
+            let (proof, disproof) = (best_dn, sum_pn);
+            if proof >= proof_limit || disproof >= disproof_limit || self.stopped {
+                let spent = self.nodes - nodes_before + 1;
+                if !self.stopped {
+                    self.proof_store(key, proof, disproof, (64 - spent.leading_zeros()) as u8);
+                }
+                return (proof, disproof);
+            }
+            // The child's disproof limit bounds our proof number: below the second best
+            // by a margin (1 + ε, ε = 1/4), and within our own limit.
+            let child_disproof_limit =
+                proof_limit.min(second_dn.saturating_add(second_dn / 4).saturating_add(1));
+            let child_proof_limit = disproof_limit - disproof + numbers[best].0;
+            let child = children[best];
+            numbers[best] = self.mid(
+                &child,
+                keys[best],
+                child_proof_limit.min(PN_INF),
+                child_disproof_limit.min(PN_INF),
+                stop,
+            );
+        }
     }
 }
 
