@@ -20,10 +20,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Outcome, Player};
-use tabuleiro::games::talpa::{EvalParams, Move, Talpa, TalpaEval};
+use tabuleiro::games::talpa::{EvalParams, Move, Talpa, TalpaEval, TalpaOracle};
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::time::Budget;
-use tabuleiro::search::{NoOracle, Policy, SearchLimits};
+use tabuleiro::search::{Policy, SearchLimits};
 
 /// Evaluation variants, by name. `default` is the engine's.
 const VARIANTS: [(&str, EvalParams); 10] = [
@@ -221,7 +221,7 @@ impl Agent for RandomAgent {
 }
 
 fn search_agent(params: EvalParams, movetime: Limit) -> Box<dyn Agent> {
-    let mut searcher = Policy::new(64, TalpaEval(params), Arc::new(NoOracle));
+    let mut searcher = Policy::new(64, TalpaEval(params), Arc::new(TalpaOracle::default()));
     searcher.prepare();
     Box::new(SearchAgent {
         searcher,

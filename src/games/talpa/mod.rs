@@ -26,6 +26,8 @@
 //! piece touches a blue one. From then on only removals are played.
 
 mod eval;
+mod oracle;
+pub mod solve;
 
 use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
@@ -36,8 +38,9 @@ use crate::game::{
 };
 use crate::hash::SplitMix64;
 
-use crate::search::{NoOracle, Strategy};
+use crate::search::Strategy;
 pub use eval::{EvalParams, TalpaEval, UNREACHABLE, evaluate_with, safe_removals, separation};
+pub use oracle::TalpaOracle;
 
 /// Smallest board side.
 pub const MIN_SIZE: usize = 4;
@@ -587,7 +590,7 @@ impl Game for Talpa {
 
 impl Strategy for Talpa {
     type Eval = TalpaEval;
-    type Oracle = NoOracle;
+    type Oracle = TalpaOracle;
 }
 
 #[cfg(test)]

@@ -1,0 +1,176 @@
+//! Talpa's exact solver (`src/games/talpa/solve.rs`) against a second method: a plain
+//! minimax over the naive rules of `tests/common/naive/talpa.rs` (grids of cells, moves
+//! as text, paths by breadth-first search; nothing shared with the engine but the FEN
+//! text), with a memo of solved positions and nothing else: no pruning, no symmetry.
+
+#[path = "common/naive.rs"]
+mod naive;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use naive::talpa::{Cell, Naive};
+use tabuleiro::game::{Game, Outcome, Player, Value};
+use tabuleiro::games::talpa::Talpa;
+use tabuleiro::games::talpa::solve::Solver;
+use tabuleiro::rng::Xorshift;
+
+fn config(size: usize) -> <Talpa as Game>::Config {
+    Talpa::config(&[size as i64]).expect("even size")
+}
+
+/// The value for the side to move by plain minimax: a win as fast as possible, a
+/// loss as slow as possible.
+fn minimax(board: &Naive, memo: &mut HashMap<String, Value>) -> Value {
+    if let Some(red) = board.winner {
+        return if red == board.red_to_move {
+            Value::Win(0)
+        } else {
+            Value::Loss(0)
+        };
+    }
+    let key: String = board
+        .cells
+        .iter()
+        .flatten()
+        .map(|cell| match cell {
+            Cell::Empty => '.',
+            Cell::Red => 'r',
+            Cell::Blue => 'b',
+        })
+        .chain([if board.red_to_move { 'r' } else { 'b' }])
+        .collect();
+    if let Some(&value) = memo.get(&key) {
+        return value;
+    }
+    let mut fastest_win: Option<u32> = None;
+    let mut slowest_loss = 0;
+    for text in board.moves() {
+        let mut child = board.clone();
+        child.play(&text);
+        match minimax(&child, memo) {
+            Value::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
+            Value::Win(n) => slowest_loss = slowest_loss.max(n + 1),
+            Value::Draw(_) => unreachable!("Talpa has no draws"),
+        }
+    }
+    let value = match fastest_win {
+        Some(n) => Value::Win(n),
+        None => Value::Loss(slowest_loss),
+    };
+    memo.insert(key, value);
+    value
+}
+
+/// Checks the solver's value of `state` against minimax, and that its principal
+/// variation is legal and ends the game as the value says.
+fn check(solver: &mut Solver, memo: &mut HashMap<String, Value>, state: &Talpa) -> Value {
+    let expected = minimax(&Naive::from_fen(&state.fen()), memo);
+    let never = AtomicBool::new(false);
+    let solved = solver.solve(state, &never).expect("not stopped");
+    assert_eq!(solved.value, expected, "{}", state.fen());
+    assert_eq!(solved.pv.len() as u32, expected.plies(), "{}", state.fen());
+    let mut position = *state;
+    for &mv in &solved.pv {
+        let text = position.format_move(mv);
+        position
+            .legal_move(&text)
+            .unwrap_or_else(|e| panic!("pv of {}: {e}", state.fen()));
+        position.play(mv);
+    }
+    let mover = state.side_to_move();
+    let winner = match expected {
+        Value::Win(_) => mover,
+        _ => mover.other(),
+    };
+    assert_eq!(
+        position.outcome(),
+        Some(Outcome::Win(winner)),
+        "{}",
+        state.fen()
+    );
+    expected
+}
+
+#[test]
+fn the_4x4_start_is_a_red_win_in_11_plies_by_both_methods() {
+    let start = Talpa::start(&config(4));
+    let mut solver = Solver::new(4, 16).unwrap();
+    let mut memo = HashMap::new();
+    assert_eq!(check(&mut solver, &mut memo, &start), Value::Win(11));
+    // Every first move too, with the solver's per-move values.
+    let never = AtomicBool::new(false);
+    let values = solver.move_values(&start, &never).unwrap();
+    assert_eq!(values.len(), 24);
+    for (mv, value) in values {
+        let mut child = start;
+        child.play(mv);
+        let naive = minimax(&Naive::from_fen(&child.fen()), &mut memo);
+        let parent = match naive {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::Draw(n) => Value::Draw(n + 1),
+        };
+        assert_eq!(value, parent, "{}", start.format_move(mv));
+    }
+}
+
+/// Positions reached by random play from the start, each solved by a fresh solver and
+/// by one that keeps its table from the earlier positions.
+fn random_positions(size: usize, plies: std::ops::Range<usize>, count: usize, seed: u64) {
+    let mut rng = Xorshift::new(seed);
+    let mut shared = Solver::new(size, 18).unwrap();
+    let mut memo = HashMap::new();
+    let (mut wins, mut losses) = (0, 0);
+    let mut checked = 0;
+    while checked < count {
+        let mut state = Talpa::start(&config(size));
+        let target = plies.start + rng.index(plies.len());
+        let mut moves = Vec::new();
+        while state.plies() < target as u32 && state.outcome().is_none() {
+            moves.clear();
+            state.generate_moves(&mut moves);
+            state.play(moves[rng.index(moves.len())]);
+        }
+        let value = check(&mut shared, &mut memo, &state);
+        let mut fresh = Solver::new(size, 12).unwrap();
+        assert_eq!(check(&mut fresh, &mut memo, &state), value);
+        match value {
+            Value::Win(_) => wins += 1,
+            _ => losses += 1,
+        }
+        checked += 1;
+    }
+    // Both kinds of value were met.
+    assert!(wins > 0 && losses > 0, "{wins} wins, {losses} losses");
+}
+
+#[test]
+fn random_4x4_positions_agree_with_minimax() {
+    random_positions(4, 1..12, 200, 21);
+}
+
+#[test]
+fn late_random_6x6_positions_agree_with_minimax() {
+    random_positions(6, 18..26, 30, 6);
+}
+
+#[test]
+fn blue_to_move_and_finished_positions() {
+    let mut solver = Solver::new(4, 12).unwrap();
+    let mut memo = HashMap::new();
+    let c = config(4);
+    // Blue to move (the key transposes it); a finished position (red's file b is open).
+    for fen in ["rbrb/b1br/rbrb/brbr b 1", "r1rb/b1br/r1rb/b1br b 4"] {
+        let state = Talpa::from_fen(&c, fen).unwrap();
+        check(&mut solver, &mut memo, &state);
+    }
+    let over = Talpa::from_fen(&c, "r1rb/b1br/r1rb/b1br b 4").unwrap();
+    assert_eq!(over.outcome(), Some(Outcome::Win(Player::P1)));
+}
+
+#[test]
+fn larger_boards_are_refused() {
+    assert!(Solver::new(8, 12).is_err());
+    assert!(Solver::new(5, 12).is_err());
+}
