@@ -45,8 +45,6 @@ pub struct FabrikEval {
     /// engine-against-engine matches (`examples/fabrik_match.rs`).
     pub variant: u8,
     hints: Box<HintCache>,
-    /// A move list for [`can_leave_no_move`].
-    moves: Vec<Move>,
 }
 
 impl FabrikEval {
@@ -55,7 +53,6 @@ impl FabrikEval {
         FabrikEval {
             variant,
             hints: Box::new(HintCache::EMPTY),
-            moves: Vec::new(),
         }
     }
 }
@@ -68,7 +65,7 @@ impl Default for FabrikEval {
 
 impl Evaluator<Fabrik> for FabrikEval {
     fn evaluate(&mut self, state: &Fabrik) -> i32 {
-        evaluate_variant(state, self.variant, &mut self.moves)
+        evaluate_variant(state, self.variant)
     }
 
     fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
@@ -120,8 +117,9 @@ pub fn reach(position: &Fabrik) -> Bb {
 /// worker moved beside it, unless the move itself filled it. So a move walls the
 /// workers in only if it fills every open square beside the worker that stays (with
 /// its stone or the moved worker) and every open square beside the moved worker's new
-/// square (with its stone). Only the moves that pass that test are played out.
-pub fn can_leave_no_move(position: &Fabrik, moves: &mut Vec<Move>) -> bool {
+/// square (with its stone). Only the moves that pass that test are played out, taken
+/// from the move generator's relocations without listing the others.
+pub fn can_leave_no_move(position: &Fabrik) -> bool {
     if position.phase() != Phase::Play {
         return false;
     }
@@ -141,22 +139,26 @@ pub fn can_leave_no_move(position: &Fabrik, moves: &mut Vec<Move>) -> bool {
     if open_a.count_ones() > 2 && open_b.count_ones() > 2 {
         return false;
     }
-    moves.clear();
-    position.generate_moves(moves);
-    moves.iter().any(|&mv| {
-        let stone = bit(mv.square());
-        let candidate = match mv.kind() {
-            MoveKind::Place => (open_a | open_b) & !stone == 0,
-            MoveKind::Relocate => {
-                let open_fixed = if mv.from() == a { open_b } else { open_a };
-                open_fixed & !(stone | bit(mv.to())) == 0 && open_beside(mv.to()) & !stone == 0
-            }
-            _ => false,
-        };
-        candidate && {
-            let mut child = *position;
-            child.play(mv);
-            !child.has_move()
+    let walls_in = |mv: Move| {
+        let mut child = *position;
+        child.play(mv);
+        !child.has_move()
+    };
+    // The relocations as the move generator sees them: the worker moved, the square
+    // placed on, and the squares the worker may go to for that.
+    !position.each_relocation(g, |relocation, targets| match relocation {
+        None => !super::squares(targets)
+            .any(|s| (open_a | open_b) & !bit(s) == 0 && walls_in(Move::place(s))),
+        Some((moved, s)) => {
+            let open_fixed = if moved == a { open_b } else { open_a };
+            let left = open_fixed & !bit(s);
+            let targets = match left.count_ones() {
+                0 => targets,
+                1 => targets & left,
+                _ => 0,
+            };
+            !super::squares(targets)
+                .any(|t| open_beside(t) & !bit(s) == 0 && walls_in(Move::relocate(moved, t, s)))
         }
     })
 }
@@ -320,12 +322,12 @@ fn window_score(position: &Fabrik, player: Player) -> i32 {
 
 /// Evaluation from the side to move's point of view, as shipped.
 pub fn evaluate(position: &Fabrik) -> i32 {
-    evaluate_variant(position, 0, &mut Vec::new())
+    evaluate_variant(position, 0)
 }
 
 /// Evaluation from the side to move's point of view, with an experimental variant
 /// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win).
-fn evaluate_variant(position: &Fabrik, variant: u8, moves: &mut Vec<Move>) -> i32 {
+fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
     }
@@ -339,7 +341,7 @@ fn evaluate_variant(position: &Fabrik, variant: u8, moves: &mut Vec<Move>) -> i3
     if ours & reach != 0 {
         return WIN_NOW;
     }
-    if variant != 4 && can_leave_no_move(position, moves) {
+    if variant != 4 && can_leave_no_move(position) {
         return WIN_NOW;
     }
     let theirs = completions(position.stones(them), open, board, length);
@@ -496,6 +498,10 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
     let own = position.stones(us);
     let theirs = position.stones(us.other());
     let length = position.line_length();
+    if g.neighbours[square] & (own | theirs) == 0 {
+        // No stone beside it: a line of one on each of the 4 axes, nothing cut.
+        return 4 * 10;
+    }
     let mut value = 0;
     for d in 0..4 {
         let made = 1 + g.run(square, d, own) + g.run(square, d + 4, own);
@@ -567,7 +573,6 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(17);
         let (mut yes, mut no) = (0, 0);
         let mut moves = Vec::new();
-        let mut buffer = Vec::new();
         for game in 0..300 {
             let config = super::super::Config {
                 size: 7 + (game % 5) as u8,
@@ -582,7 +587,7 @@ mod tests {
                     child.play(mv);
                     !child.has_move()
                 });
-                let said = can_leave_no_move(&state, &mut buffer);
+                let said = can_leave_no_move(&state);
                 assert_eq!(said, walls_in, "{}", state.fen());
                 if said {
                     yes += 1;
