@@ -35,12 +35,7 @@ fn after_columns(config: &Config, moves: &str) -> Option<Linetris> {
 }
 
 fn main() {
-    let config = Config {
-        rows: 6,
-        cols: 7,
-        row_clear: false,
-        max_plies: 0,
-    };
+    let config = Config::connect_four(6, 7);
     let stop = AtomicBool::new(false);
     let mut solver = Solver::<u64>::new(6, 7);
     let stdout = std::io::stdout();

@@ -64,12 +64,7 @@ fn main() {
             Some((moves.to_string(), score.trim().parse().ok()?))
         })
         .collect();
-    let config = Config {
-        rows: 6,
-        cols: 7,
-        row_clear: false,
-        max_plies: 0,
-    };
+    let config = Config::connect_four(6, 7);
     let stop = AtomicBool::new(false);
     let mut solver = Solver::<u64>::new(6, 7);
     // Knobs for tuning: LT_TABLE_MIN, LT_MIRROR_MIN (empty cells), LT_REPEAT.

@@ -62,6 +62,19 @@ pub struct Config {
     pub max_plies: u32,
 }
 
+impl Config {
+    /// Plain Connect Four (`RowClear` off) on `rows` × `cols`, with the default ply
+    /// limit.
+    pub fn connect_four(rows: u32, cols: u32) -> Self {
+        Config {
+            rows,
+            cols,
+            row_clear: false,
+            max_plies: 0,
+        }
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {

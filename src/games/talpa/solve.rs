@@ -40,6 +40,15 @@ const RIGHT: u8 = 8;
 const RED_GOAL: u8 = TOP | BOTTOM;
 const BLUE_GOAL: u8 = LEFT | RIGHT;
 
+/// What a move does at once: opens the opponent's path (and loses), makes the
+/// mover's (or takes the last enemy piece) and wins, or neither.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verdict {
+    Loses,
+    Wins,
+    Continues,
+}
+
 /// A position as the solver sees it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board {
@@ -393,6 +402,36 @@ impl Solver {
         }
     }
 
+    /// Calls `visit` with each move of `b` (origin, destination) and what it does at
+    /// once, until `visit` returns false.
+    fn for_each_judged_move(&self, b: &Board, mut visit: impl FnMut(u8, u8, Verdict) -> bool) {
+        let us = b.side.index();
+        let (my_goal, their_goal) = match b.side {
+            Player::P1 => (RED_GOAL, BLUE_GOAL),
+            Player::P2 => (BLUE_GOAL, RED_GOAL),
+        };
+        let empty = self.board & !(b.pieces[0] | b.pieces[1]);
+        let mut components = [(0u64, 0u8); 64];
+        let count = self.edge_components(empty, &mut components);
+        let components = &components[..count];
+        let enemy = b.pieces[1 - us];
+        let mut going = true;
+        self.for_each_move(b, |from, to| {
+            if !going {
+                return;
+            }
+            let flags = self.flags_after(from, components);
+            let verdict = if flags & their_goal == their_goal {
+                Verdict::Loses
+            } else if flags & my_goal == my_goal || (from != to && enemy == 1 << to) {
+                Verdict::Wins
+            } else {
+                Verdict::Continues
+            };
+            going = visit(from, to, verdict);
+        });
+    }
+
     /// The edges the component of `square` touches once `square` is emptied.
     fn flags_after(&self, square: u8, components: &[(u64, u8)]) -> u8 {
         let near = self.neighbours[square as usize];
@@ -492,17 +531,6 @@ impl Solver {
             }
         }
 
-        let us = b.side.index();
-        let (my_goal, their_goal) = match b.side {
-            Player::P1 => (RED_GOAL, BLUE_GOAL),
-            Player::P2 => (BLUE_GOAL, RED_GOAL),
-        };
-        let empty = self.board & !(b.pieces[0] | b.pieces[1]);
-        let mut components = [(0u64, 0u8); 64];
-        let count = self.edge_components(empty, &mut components);
-        let components = &components[..count];
-        let enemy = b.pieces[1 - us];
-
         let mut moves = [Candidate {
             from: 0,
             to: 0,
@@ -511,25 +539,25 @@ impl Solver {
         let mut n = 0;
         let mut losing = false;
         let mut winning = None;
-        self.for_each_move(b, |from, to| {
-            if winning.is_some() {
-                return;
+        self.for_each_judged_move(b, |from, to, verdict| {
+            match verdict {
+                Verdict::Loses => losing = true,
+                Verdict::Wins => {
+                    winning = Some((from, to));
+                    return false;
+                }
+                Verdict::Continues => {
+                    let code = u16::from(from) | u16::from(to) << 8;
+                    let key = if code == table_move {
+                        u32::MAX
+                    } else {
+                        self.history[usize::from(from) * 64 + usize::from(to)]
+                    };
+                    moves[n] = Candidate { from, to, key };
+                    n += 1;
+                }
             }
-            let flags = self.flags_after(from, components);
-            if flags & their_goal == their_goal {
-                losing = true;
-            } else if flags & my_goal == my_goal || (from != to && enemy == 1 << to) {
-                winning = Some((from, to));
-            } else {
-                let code = u16::from(from) | u16::from(to) << 8;
-                let key = if code == table_move {
-                    u32::MAX
-                } else {
-                    self.history[usize::from(from) * 64 + usize::from(to)]
-                };
-                moves[n] = Candidate { from, to, key };
-                n += 1;
-            }
+            true
         });
         if let Some((from, to)) = winning {
             let score = WIN - (ply + 1);
@@ -776,31 +804,22 @@ impl Solver {
     /// The children of `b` that do not lose at once, or `Err(true)` when a move wins at
     /// once and `Err(false)` when every move loses at once.
     fn children(&self, b: &Board, out: &mut [Board; MAX_CHILDREN]) -> Result<usize, bool> {
-        let us = b.side.index();
-        let (my_goal, their_goal) = match b.side {
-            Player::P1 => (RED_GOAL, BLUE_GOAL),
-            Player::P2 => (BLUE_GOAL, RED_GOAL),
-        };
-        let empty = self.board & !(b.pieces[0] | b.pieces[1]);
-        let mut components = [(0u64, 0u8); 64];
-        let count = self.edge_components(empty, &mut components);
-        let components = &components[..count];
-        let enemy = b.pieces[1 - us];
         let mut n = 0;
         let mut winning = false;
-        self.for_each_move(b, |from, to| {
-            if winning {
-                return;
-            }
-            let flags = self.flags_after(from, components);
-            if flags & their_goal == their_goal {
+        self.for_each_judged_move(b, |from, to, verdict| {
+            match verdict {
                 // Opens the opponent's path: lost, never worth searching.
-            } else if flags & my_goal == my_goal || (from != to && enemy == 1 << to) {
-                winning = true;
-            } else {
-                out[n] = Self::play(b, from, to);
-                n += 1;
+                Verdict::Loses => {}
+                Verdict::Wins => {
+                    winning = true;
+                    return false;
+                }
+                Verdict::Continues => {
+                    out[n] = Self::play(b, from, to);
+                    n += 1;
+                }
             }
+            true
         });
         match (winning, n) {
             (true, _) => Err(true),
