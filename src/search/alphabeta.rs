@@ -714,29 +714,25 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         // The table's move comes first, then the killers (in the order generated), and
         // they are tried before the others are scored: where one cuts off, as one
         // mostly does, ordering the rest is never paid for.
-        let tt_index = tt_move.and_then(|code| moves.iter().position(|mv| mv.code() == code));
-        if let Some(i) = tt_index {
-            ordered.push((1 << 30, moves[i]));
+        ordered.extend(moves.iter().map(|&mv| (0, mv)));
+        let mut unscored = 0;
+        if let Some(code) = tt_move
+            && let Some(i) = moves.iter().position(|mv| mv.code() == code)
+        {
+            ordered[..=i].rotate_right(1);
+            ordered[0].0 = 1 << 30;
+            unscored = 1;
         }
-        let is_killer =
-            |i: usize, mv: &G::Move| ply > 0 && Some(i) != tt_index && killers.contains(&Some(*mv));
         if ply > 0 && killers[0].is_some() {
-            ordered.extend(
-                moves
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, mv)| is_killer(i, mv))
-                    .map(|(_, &mv)| (1 << 24, mv)),
-            );
+            let first_killer = unscored;
+            for i in first_killer..ordered.len() {
+                if killers.contains(&Some(ordered[i].1)) {
+                    ordered[unscored..=i].rotate_right(1);
+                    ordered[unscored].0 = 1 << 24;
+                    unscored += 1;
+                }
+            }
         }
-        let unscored = ordered.len();
-        ordered.extend(
-            moves
-                .iter()
-                .enumerate()
-                .filter(|&(i, mv)| Some(i) != tt_index && !is_killer(i, mv))
-                .map(|(_, &mv)| (0, mv)),
-        );
 
         let mut best_score = -INFINITY;
         let mut best_move = None;

@@ -551,6 +551,7 @@ impl Game for Fabrik {
             Phase::Workers => moves.extend(squares(self.empty()).map(Move::worker)),
             phase => {
                 self.each_relocation(geometry(), |relocation, placeable| {
+                    moves.reserve(placeable.count_ones() as usize);
                     match relocation {
                         None => moves.extend(squares(placeable).map(Move::place)),
                         Some((from, square)) => moves
