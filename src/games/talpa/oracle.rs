@@ -15,16 +15,12 @@ const SOLVED_SIZE: usize = 4;
 /// Table entries of the 4×4 solver (16 bytes each: 1 MiB).
 const LOG2_ENTRIES: u32 = 16;
 
+/// The default oracle solves nothing, for searchers that never `go solve`.
+#[derive(Default)]
 pub struct TalpaOracle {
-    /// The 4×4 solver, made on first use and kept (its table keeps what it learnt).
+    /// On 4×4 boards: the solver, made on first use and kept (its table keeps what it
+    /// learnt).
     solver: Option<Mutex<Option<Solver>>>,
-}
-
-/// An oracle that solves nothing, for searchers that never `go solve`.
-impl Default for TalpaOracle {
-    fn default() -> Self {
-        TalpaOracle { solver: None }
-    }
 }
 
 impl Oracle<Talpa> for TalpaOracle {

@@ -659,6 +659,14 @@ impl Solver {
         Some(low)
     }
 
+    /// The exact value of `state` for the side to move; `None` if `stop` was set first.
+    fn value(&mut self, state: &Talpa, stop: &AtomicBool) -> Option<Value> {
+        Some(match state.outcome() {
+            Some(outcome) => Value::of_outcome(outcome, state.side_to_move()),
+            None => score_to_value(self.exact(&Board::of(state), stop)?),
+        })
+    }
+
     /// Solves `state` (its size must be the solver's): the value for the side to move,
     /// the plies to the end under best play, and a principal variation. `None` if
     /// `stop` was set first.
@@ -666,10 +674,7 @@ impl Solver {
         assert_eq!(state.size(), self.size, "the solver's board size");
         let nodes_before = self.nodes;
         self.stopped = false;
-        let value = match state.outcome() {
-            Some(outcome) => Value::of_outcome(outcome, state.side_to_move()),
-            None => score_to_value(self.exact(&Board::of(state), stop)?),
-        };
+        let value = self.value(state, stop)?;
         let pv = self.principal_variation(state, value, stop)?;
         Some(Solved {
             value,
@@ -687,11 +692,7 @@ impl Solver {
         for mv in moves {
             let mut child = *state;
             child.play(mv);
-            let value = match child.outcome() {
-                Some(outcome) => Value::of_outcome(outcome, child.side_to_move()),
-                None => score_to_value(self.exact(&Board::of(&child), stop)?),
-            };
-            out.push((mv, parent_value(value)));
+            out.push((mv, parent_value(self.value(&child, stop)?)));
         }
         Some(out)
     }
