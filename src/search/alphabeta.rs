@@ -368,13 +368,13 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 break;
             }
             depth = result.depth + 1;
-            // Time: no new iteration past half the soft budget, nor one that would end
-            // past the hard limit if it costs as much more than this one as this one did
-            // more than the last (at least twice as much).
+            // Time: no new iteration past the soft budget, nor one that would end past
+            // the hard limit if it costs as much more than this one as this one did more
+            // than the last (at least twice as much).
             let this_iteration = iteration_started.elapsed();
             let elapsed = self.started.elapsed();
             if let Some(soft) = limits.budget.soft
-                && elapsed >= soft / 2
+                && elapsed >= soft
             {
                 break;
             }

@@ -28,6 +28,11 @@ pub trait Strategy: Game {
     /// The search depth `bench` uses for this game's positions.
     const BENCH_DEPTH: u32 = 6;
 
+    /// How many more moves the side to move is assumed to play when the clock gives no
+    /// `movestogo`: each move's soft budget is about the clock's share for one of them
+    /// ([`super::time::budget_for`]). Shorter games spend more of the clock a move.
+    const MOVES_TO_GO: u64 = super::time::DEFAULT_MOVES_TO_GO;
+
     /// Engine options of this game beyond the session's own (Hash, Level, …) and the
     /// rules' ([`Game::option_specs`]): they tune the engine, not the game, so changing
     /// one keeps the position. Passed to the oracle by index.

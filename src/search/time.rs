@@ -40,7 +40,8 @@ pub struct Clock {
     pub movetime: Option<u64>,
 }
 
-/// Moves assumed left in the game when `movestogo` is not given.
+/// Moves assumed left in the game when `movestogo` is not given, unless the game says
+/// otherwise ([`super::Strategy::MOVES_TO_GO`]).
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;
 /// A search may run to this many times its soft budget when an iteration needs it.
 const HARD_PER_SOFT: u64 = 3;
@@ -52,6 +53,12 @@ const LAST_MOVE_RESERVE: u64 = 20;
 /// The budget for one move under `clock`, keeping `overhead_ms` per move for the
 /// time lost between the engine and the arena.
 pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
+    budget_for(clock, overhead_ms, DEFAULT_MOVES_TO_GO)
+}
+
+/// [`budget`] for a game in which the mover is assumed to have `moves_left` more moves
+/// when the clock gives no `movestogo`.
+pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64) -> Budget {
     const US: u64 = 1000;
     let mut budget = Budget::default();
     // A clock of increments alone (no time left given): each move has its increment.
@@ -60,10 +67,11 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
         // Microseconds: at 100 ms a game, a move gets less than one millisecond.
         let (time, inc, overhead) = (time * US, clock.inc.unwrap_or(0) * US, overhead_ms * US);
         // `movestogo 0` says nothing: treated as not given.
-        let moves_to_go = clock
+        let given = clock
             .moves_to_go
             .filter(|&m| m > 0)
-            .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).min(100));
+            .map(|m| u64::from(m).min(100));
+        let moves_to_go = given.unwrap_or(moves_left.clamp(2, 100));
         // What this move may spend before the flag falls: the clock less the overhead
         // of this move (the increment arrives only after it).
         let usable = time.saturating_sub(overhead);
@@ -74,11 +82,11 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
             // Share what is left among the moves to come, after keeping the overhead of
             // each of them and of this one. When nothing is left that way (a clock of
             // a few overheads), a small share of what remains (1/400 soft, 1/200 hard
-            // with 25 moves to go) keeps a reserve for the latencies of a long game:
-            // at 100 ms a game, a game of 100 moves a side.
+            // when `movestogo` is not given) keeps a reserve for the latencies of a long
+            // game: at 100 ms a game, a game of 100 moves a side.
             let pool =
                 (time + inc * (moves_to_go - 1)).saturating_sub(overhead * (moves_to_go + 1));
-            let floor = usable / (16 * moves_to_go);
+            let floor = usable / (16 * given.unwrap_or(DEFAULT_MOVES_TO_GO));
             let soft = (pool / moves_to_go).min(usable / 2).max(floor);
             let hard = (soft * HARD_PER_SOFT).min(usable / HARD_SHARE + inc / 2);
             // Never past the flag, whatever the increment.
@@ -176,6 +184,11 @@ mod tests {
         let b = budget(&clock(1000, 10), 10);
         assert_eq!(b.soft, us(39_200));
         assert_eq!(b.hard, us(117_600));
+        // 15 moves to go (a shorter game): (1000 + 140 - 160) / 15; the hard budget is
+        // an eighth of the 990 ms usable plus half the increment.
+        let b = budget_for(&clock(1000, 10), 10, 15);
+        assert_eq!(b.soft, us(65_333));
+        assert_eq!(b.hard, us(128_750));
         // The hard budget never passes an eighth of the clock (plus half the increment).
         let b = budget(&clock(600_000, 0), 10);
         assert_eq!(b.soft, us(23_989_600));
@@ -188,8 +201,14 @@ mod tests {
         // 1/400 of the 90 ms left is the soft budget, three times that the hard.
         let b = budget(&clock(100, 0), 10);
         assert_eq!((b.soft, b.hard), (us(225), us(675)));
+        // The same reserve in a game of 15 moves to go (after 16 overheads).
+        assert_eq!(budget_for(&clock(100, 0), 10, 15), b);
         let b = budget(&clock(100, 0), 1);
         assert_eq!((b.soft, b.hard), (us(2_960), us(8_880)));
+        // With a 1 ms overhead and 15 moves to go, (100 - 16) / 15 soft, an eighth of
+        // the 99 ms usable hard.
+        let b = budget_for(&clock(100, 0), 1, 15);
+        assert_eq!((b.soft, b.hard), (us(5_600), us(12_375)));
         // An exhausted clock still gives a budget, and never a negative one.
         assert_eq!(budget(&clock(0, 0), 10).hard, ms(0));
     }

@@ -314,7 +314,11 @@ impl<G: Strategy> Engine for GameEngine<G> {
         let budget = match &go {
             Go::Search(limits) if !limits.infinite => {
                 let side = record.state().side_to_move();
-                time::budget(&clock_of(limits, side), settings.move_overhead_ms)
+                time::budget_for(
+                    &clock_of(limits, side),
+                    settings.move_overhead_ms,
+                    G::MOVES_TO_GO,
+                )
             }
             _ => time::Budget::default(),
         };

@@ -449,6 +449,9 @@ impl Game for Linetris {
 impl Strategy for Linetris {
     type Eval = LinetrisEval;
     type Oracle = LinetrisOracle;
+    /// A game lasts about 20 moves a side: spending a fifteenth of the clock a move
+    /// beat a twenty-fifth in games (docs/strength.md, "Time").
+    const MOVES_TO_GO: u64 = 15;
 }
 
 #[cfg(test)]

@@ -591,6 +591,9 @@ impl Game for Talpa {
 impl Strategy for Talpa {
     type Eval = TalpaEval;
     type Oracle = TalpaOracle;
+    /// A game lasts about 20 moves a side: spending a fifteenth of the clock a move
+    /// beat a twenty-fifth in games (docs/strength.md, "Time").
+    const MOVES_TO_GO: u64 = 15;
 }
 
 #[cfg(test)]
