@@ -21,19 +21,18 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use tabuleiro::game::{Game, Outcome, Value, default_config};
+use tabuleiro::game::{Game, Value, default_config};
 use tabuleiro::games::neutreeko::tablebase::Table;
 use tabuleiro::games::neutreeko::{Neutreeko, NeutreekoOracle};
-use tabuleiro::rng::Xorshift;
 use tabuleiro::search::time::{Clock, budget};
 use tabuleiro::search::{Oracle, Policy, SearchLimits};
 
-/// Random games stop at a ply drawn from `1..=MAX_PLY`.
-const MAX_PLY: u64 = 40;
+#[path = "neutreeko_common/mod.rs"]
+mod common;
+use common::{BLUNDER, MAX_PLY, random_positions, same_kind, value_after};
+
 /// The engine's default `MoveOverhead`, for `--movetime`.
 const MOVE_OVERHEAD_MS: u64 = 20;
-/// In sound games, one ply in this many plays any move rather than one keeping the value.
-const BLUNDER: u64 = 10;
 /// The default node budget: about 100 ms of search on the 2-core machine of the
 /// project (see docs/strength.md for the measured rate).
 const DEFAULT_NODES: u64 = 150_000;
@@ -77,69 +76,6 @@ fn parse_args() -> Args {
         args.nodes = Some(DEFAULT_NODES);
     }
     args
-}
-
-/// Random reachable positions that are not over. With `table`, the games are *sound*:
-/// each ply plays a random move that keeps the value (by the table), except one ply in
-/// `BLUNDER` that plays any random move; without it every move is random.
-fn random_positions(count: usize, seed: u64, table: Option<&Table>) -> Vec<Neutreeko> {
-    let mut random = Xorshift::new(seed);
-    let start = Neutreeko::start(&default_config::<Neutreeko>());
-    let mut positions = Vec::with_capacity(count);
-    let mut moves = Vec::new();
-    while positions.len() < count {
-        let plies = 1 + random.below(MAX_PLY);
-        let mut position = start;
-        let mut over = false;
-        for _ in 0..plies {
-            moves.clear();
-            position.generate_moves(&mut moves);
-            if moves.is_empty() {
-                over = true;
-                break;
-            }
-            if let Some(table) = table
-                && random.below(BLUNDER) != 0
-            {
-                let value = table.probe(&position).expect("a valid position");
-                let before = moves.clone();
-                moves.retain(|&mv| same_kind(value, value_after(table, &position, mv)));
-                if moves.is_empty() {
-                    moves = before;
-                }
-            }
-            position.play(moves[random.index(moves.len())]);
-        }
-        if !over && position.outcome().is_none() {
-            positions.push(position);
-        }
-    }
-    positions
-}
-
-/// The value of `position` for its side to move after `mv`, by the table.
-fn value_after(table: &Table, position: &Neutreeko, mv: <Neutreeko as Game>::Move) -> Value {
-    let mut child = *position;
-    child.play(mv);
-    match child.outcome() {
-        Some(Outcome::Win(p)) if p == position.side_to_move() => Value::Win(1),
-        Some(Outcome::Win(_)) => Value::Loss(1),
-        Some(Outcome::Draw) => Value::Draw(1),
-        None => match table.probe(&child).expect("a valid position") {
-            Value::Win(n) => Value::Loss(n + 1),
-            Value::Loss(n) => Value::Win(n + 1),
-            Value::Draw(_) => Value::Draw(0),
-        },
-    }
-}
-
-fn same_kind(a: Value, b: Value) -> bool {
-    matches!(
-        (a, b),
-        (Value::Win(_), Value::Win(_))
-            | (Value::Loss(_), Value::Loss(_))
-            | (Value::Draw(_), Value::Draw(_))
-    )
 }
 
 #[derive(Default)]

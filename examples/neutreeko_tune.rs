@@ -18,12 +18,14 @@
 //! on that class (a corner is the class of weight 0). The evaluation uses half the
 //! fitted weights (the full ones kept fewer drawn positions of the sound games).
 
-use tabuleiro::game::{Game, Outcome, Player, Value, default_config};
+use tabuleiro::game::{Game, Player, Value};
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::games::neutreeko::tablebase::Table;
-use tabuleiro::rng::Xorshift;
 
-const MAX_PLY: u64 = 40;
+#[path = "neutreeko_common/mod.rs"]
+mod common;
+use common::random_positions;
+
 /// Classes of squares: corner, edge beside a corner, edge middle, inner diagonal,
 /// inner square beside the centre, centre.
 const CLASS: [usize; 25] = [
@@ -53,66 +55,6 @@ fn lines() -> Vec<u32> {
         }
     }
     lines
-}
-
-fn value_after(table: &Table, position: &Neutreeko, mv: <Neutreeko as Game>::Move) -> Value {
-    let mut child = *position;
-    child.play(mv);
-    match child.outcome() {
-        Some(Outcome::Win(p)) if p == position.side_to_move() => Value::Win(1),
-        Some(Outcome::Win(_)) => Value::Loss(1),
-        Some(Outcome::Draw) => Value::Draw(1),
-        None => match table.probe(&child).expect("a valid position") {
-            Value::Win(n) => Value::Loss(n + 1),
-            Value::Loss(n) => Value::Win(n + 1),
-            Value::Draw(_) => Value::Draw(0),
-        },
-    }
-}
-
-fn same_kind(a: Value, b: Value) -> bool {
-    matches!(
-        (a, b),
-        (Value::Win(_), Value::Win(_))
-            | (Value::Loss(_), Value::Loss(_))
-            | (Value::Draw(_), Value::Draw(_))
-    )
-}
-
-/// As in `neutreeko_agreement`: random games, or sound ones with `table`.
-fn positions(count: usize, seed: u64, table: Option<&Table>) -> Vec<Neutreeko> {
-    let mut random = Xorshift::new(seed);
-    let start = Neutreeko::start(&default_config::<Neutreeko>());
-    let mut out = Vec::with_capacity(count);
-    let mut moves = Vec::new();
-    while out.len() < count {
-        let plies = 1 + random.below(MAX_PLY);
-        let mut position = start;
-        let mut over = false;
-        for _ in 0..plies {
-            moves.clear();
-            position.generate_moves(&mut moves);
-            if moves.is_empty() {
-                over = true;
-                break;
-            }
-            if let Some(table) = table
-                && random.below(10) != 0
-            {
-                let value = table.probe(&position).expect("a valid position");
-                let before = moves.clone();
-                moves.retain(|&mv| same_kind(value, value_after(table, &position, mv)));
-                if moves.is_empty() {
-                    moves = before;
-                }
-            }
-            position.play(moves[random.index(moves.len())]);
-        }
-        if !over && position.outcome().is_none() {
-            out.push(position);
-        }
-    }
-    out
 }
 
 /// The evaluation's threat terms for `player` (as in `eval.rs`).
@@ -165,8 +107,8 @@ fn main() {
     }
     let table = Table::build(1).expect("the table builds");
     let lines = lines();
-    let mut set = positions(count, seed, None);
-    set.extend(positions(count, seed + 1, Some(&table)));
+    let mut set = random_positions(count, seed, None);
+    set.extend(random_positions(count, seed + 1, Some(&table)));
     let data: Vec<_> = set
         .iter()
         .map(|position| {
