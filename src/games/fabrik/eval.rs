@@ -14,8 +14,8 @@
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
 
-use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, geometry};
-use super::{Fabrik, Move, MoveKind, Phase, two_squares};
+use super::geometry::{Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry};
+use super::{Fabrik, KIND_SHIFT, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use crate::search::Evaluator;
 
@@ -409,22 +409,24 @@ struct HintCache {
     hash: u64,
     board: Bb,
     line_length: u32,
-    /// The line value of placing on each square of `known`.
-    value: [i32; SQUARES],
-    /// The squares whose value is computed (on first request: moves place on far
-    /// fewer squares than there are empty ones).
-    known: Bb,
+    /// The hint of each move code's kind and square, `[kind << 7 | square]` (see
+    /// [`Self::index`]), or [`UNKNOWN`] until first asked for: moves place on far fewer
+    /// squares than there are empty ones, and a table read costs less than a bit test
+    /// of a 128-bit set per move.
+    table: [i32; 4 * 128],
     /// Squares placeable without relocating.
     here: Bb,
 }
+
+/// A hint not computed yet (below every hint).
+const UNKNOWN: i32 = i32::MIN;
 
 impl HintCache {
     const EMPTY: HintCache = HintCache {
         hash: 0,
         board: 0,
         line_length: 0,
-        value: [0; SQUARES],
-        known: 0,
+        table: [UNKNOWN; 4 * 128],
         here: 0,
     };
 
@@ -457,28 +459,45 @@ impl HintCache {
             self.board = position.board();
             self.line_length = position.line_length();
             self.here = position.placeable();
-            self.known = 0;
+            self.table = [UNKNOWN; 4 * 128];
         }
+    }
+
+    /// The table index of `mv`: its kind (bits 21–22 of the code) and its square.
+    #[inline(always)]
+    fn index(mv: Move) -> usize {
+        ((mv.0 >> KIND_SHIFT & 3) << 7 | mv.0 & 127) as usize
     }
 
     /// The hint of `mv` in the position the cache holds.
     #[inline(always)]
     fn hint(&mut self, g: &Geometry, position: &Fabrik, mv: Move) -> i32 {
+        let index = Self::index(mv);
+        let hint = self.table[index];
+        if hint != UNKNOWN {
+            return hint;
+        }
+        self.fill(g, position, mv);
+        self.table[index]
+    }
+
+    /// Computes the hints of the moves of the kind of `mv` on its square (for a
+    /// placement, those of both placements and relocations there).
+    #[cold]
+    fn fill(&mut self, g: &Geometry, position: &Fabrik, mv: Move) {
+        let square = mv.square();
         match mv.kind() {
-            MoveKind::Pass => 0,
-            MoveKind::Worker => worker_hint(position, mv),
-            kind => {
-                let square = mv.square();
-                if self.known & bit(square) == 0 {
-                    self.value[square] = line_value(g, position, square);
-                    self.known |= bit(square);
-                }
-                let value = self.value[square];
-                if kind == MoveKind::Relocate && self.here & bit(square) != 0 {
-                    value - 50
-                } else {
-                    value
-                }
+            MoveKind::Pass => self.table[Self::index(mv)] = 0,
+            MoveKind::Worker => self.table[Self::index(mv)] = worker_hint(position, mv),
+            MoveKind::Place | MoveKind::Relocate => {
+                let value = line_value(g, position, square);
+                self.table[Self::index(Move::place(square))] = value;
+                self.table[Self::index(Move::relocate(0, 0, square))] =
+                    if self.here & bit(square) != 0 {
+                        value - 50
+                    } else {
+                        value
+                    };
             }
         }
     }
@@ -524,6 +543,7 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::game::default_config;
+    use crate::games::fabrik::geometry::SQUARES;
 
     fn position(fen: &str) -> Fabrik {
         Fabrik::from_fen(&default_config::<Fabrik>(), fen).unwrap()
