@@ -14,7 +14,7 @@
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
 
-use super::geometry::{Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry};
+use super::geometry::{Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry, three_or_more};
 use super::{Fabrik, KIND_SHIFT, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use crate::search::Evaluator;
@@ -45,6 +45,7 @@ pub struct FabrikEval {
     /// engine-against-engine matches (`examples/fabrik_match.rs`).
     pub variant: u8,
     hints: Box<HintCache>,
+    stone_terms: StoneTerms,
 }
 
 impl FabrikEval {
@@ -53,6 +54,7 @@ impl FabrikEval {
         FabrikEval {
             variant,
             hints: Box::new(HintCache::EMPTY),
+            stone_terms: StoneTerms::EMPTY,
         }
     }
 }
@@ -65,7 +67,7 @@ impl Default for FabrikEval {
 
 impl Evaluator<Fabrik> for FabrikEval {
     fn evaluate(&mut self, state: &Fabrik) -> i32 {
-        evaluate_variant(state, self.variant)
+        evaluate_variant(state, self.variant, &mut self.stone_terms)
     }
 
     fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
@@ -129,14 +131,14 @@ pub fn can_leave_no_move(position: &Fabrik) -> bool {
     let open_beside = |square: usize| {
         let mut open = 0;
         for s in super::squares(g.neighbours[square] & empty) {
-            if (g.neighbours[s] & empty).count_ones() >= 3 {
+            if three_or_more(g.neighbours[s] & empty) {
                 open |= bit(s);
             }
         }
         open
     };
     let (open_a, open_b) = (open_beside(a), open_beside(b));
-    if open_a.count_ones() > 2 && open_b.count_ones() > 2 {
+    if three_or_more(open_a) && three_or_more(open_b) {
         return false;
     }
     let walls_in = |mv: Move| {
@@ -320,32 +322,84 @@ fn window_score(position: &Fabrik, player: Player) -> i32 {
     (1..table.len()).map(|k| table[k] * counts[k] as i32).sum()
 }
 
+/// The terms of the evaluation that depend on the stones alone, not on the workers nor
+/// the side to move, kept for the last stones evaluated: the leaves searched one after
+/// another are mostly children of one node that place on one square (without and with
+/// the relocations that place there), so their stones are equal (about four leaves in
+/// five in the middle games of `examples/fabrik_depth.rs`).
+#[derive(Clone, Copy, Debug)]
+struct StoneTerms {
+    stones: [Bb; 2],
+    board: Bb,
+    line_length: u32,
+    /// [`window_score`] of each player.
+    windows: [i32; 2],
+    /// [`completions`] of each player.
+    completions: [Bb; 2],
+}
+
+impl StoneTerms {
+    /// Matches no position (none has no board).
+    const EMPTY: StoneTerms = StoneTerms {
+        stones: [0; 2],
+        board: 0,
+        line_length: 0,
+        windows: [0; 2],
+        completions: [0; 2],
+    };
+
+    /// Makes the terms those of `position`'s stones.
+    #[inline(always)]
+    fn refresh(&mut self, position: &Fabrik) {
+        if self.stones != position.stones
+            || self.board != position.board()
+            || self.line_length != position.line_length()
+        {
+            let length = position.line_length() as usize;
+            let board = position.board();
+            let open = position.empty() | position.workers();
+            *self = StoneTerms {
+                stones: position.stones,
+                board,
+                line_length: position.line_length(),
+                windows: [
+                    window_score(position, Player::P1),
+                    window_score(position, Player::P2),
+                ],
+                completions: [
+                    completions(position.stones[0], open, board, length),
+                    completions(position.stones[1], open, board, length),
+                ],
+            };
+        }
+    }
+}
+
 /// Evaluation from the side to move's point of view, as shipped.
 pub fn evaluate(position: &Fabrik) -> i32 {
-    evaluate_variant(position, 0)
+    let mut terms = StoneTerms::EMPTY;
+    evaluate_variant(position, 0, &mut terms)
 }
 
 /// Evaluation from the side to move's point of view, with an experimental variant
 /// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win).
-fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
+fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
     }
     let us = position.side_to_move();
     let them = us.other();
-    let length = position.line_length() as usize;
-    let board = position.board();
-    let open = position.empty() | position.workers();
+    terms.refresh(position);
     let reach = reach(position);
-    let ours = completions(position.stones(us), open, board, length);
+    let ours = terms.completions[us.index()];
     if ours & reach != 0 {
         return WIN_NOW;
     }
     if variant != 4 && can_leave_no_move(position) {
         return WIN_NOW;
     }
-    let theirs = completions(position.stones(them), open, board, length);
-    let mut score = TEMPO + window_score(position, us) - window_score(position, them);
+    let theirs = terms.completions[them.index()];
+    let mut score = TEMPO + terms.windows[us.index()] - terms.windows[them.index()];
     if variant == 3 {
         // The same threat terms, a quarter as large.
         match theirs.count_ones() {
@@ -517,14 +571,25 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
     let own = position.stones(us);
     let theirs = position.stones(us.other());
     let length = position.line_length();
-    if g.neighbours[square] & (own | theirs) == 0 {
+    let near = g.neighbours[square];
+    let (near_own, near_theirs) = (near & own, near & theirs);
+    if near_own | near_theirs == 0 {
         // No stone beside it: a line of one on each of the 4 axes, nothing cut.
         return 4 * 10;
     }
+    // A run along a direction is counted only when the first square that way (the
+    // neighbour on the ray) holds a stone of that colour; most do not.
+    let run = |d: usize, stones: Bb, near: Bb| {
+        if g.ray[square][d] & near != 0 {
+            g.run(square, d, stones)
+        } else {
+            0
+        }
+    };
     let mut value = 0;
     for d in 0..4 {
-        let made = 1 + g.run(square, d, own) + g.run(square, d + 4, own);
-        let cut = g.run(square, d, theirs) + g.run(square, d + 4, theirs);
+        let made = 1 + run(d, own, near_own) + run(d + 4, own, near_own);
+        let cut = run(d, theirs, near_theirs) + run(d + 4, theirs, near_theirs);
         value += if made >= length {
             1_000_000
         } else {
