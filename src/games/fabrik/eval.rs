@@ -14,7 +14,9 @@
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
 
-use super::geometry::{Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry, three_or_more};
+use super::geometry::{
+    Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry, three_or_more, two_or_more,
+};
 use super::{Fabrik, KIND_SHIFT, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use crate::search::Evaluator;
@@ -87,10 +89,19 @@ impl Evaluator<Fabrik> for FabrikEval {
 /// with no stone between them, and `s` has a neighbour that is empty (or is `m` itself)
 /// and not on the way to `f`: `m` goes there (or stays) and sees `s`.
 pub fn reach(position: &Fabrik) -> Bb {
+    reach_within(position, position.board())
+}
+
+/// [`reach`] `& within`, computed for the squares of `within` only (the evaluation asks
+/// only about completion squares, mostly none or a few).
+fn reach_within(position: &Fabrik, within: Bb) -> Bb {
     match position.phase() {
         Phase::Workers => 0,
-        Phase::Choose | Phase::FirstStone => position.placeable(),
+        Phase::Choose | Phase::FirstStone => position.placeable() & within,
         Phase::Play => {
+            if within == 0 {
+                return 0;
+            }
             let g = geometry();
             let stones = position.stones[0] | position.stones[1];
             let empty = position.empty();
@@ -99,7 +110,7 @@ pub fn reach(position: &Fabrik) -> Bb {
             for (moved, fixed) in [(a, b), (b, a)] {
                 let landing = empty | bit(moved);
                 // Candidates: squares the fixed worker sees once `moved` is gone.
-                for s in super::squares(g.sight(fixed, stones) & (empty | bit(moved))) {
+                for s in super::squares(g.sight(fixed, stones) & (empty | bit(moved)) & within) {
                     if g.neighbours[s] & landing & !g.between(s, fixed) != 0 {
                         reach |= bit(s);
                     }
@@ -390,15 +401,23 @@ fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i
     let us = position.side_to_move();
     let them = us.other();
     terms.refresh(position);
-    let reach = reach(position);
     let ours = terms.completions[us.index()];
+    let theirs = terms.completions[them.index()];
+    // Only the completion squares are asked about, but for the variant's term.
+    let reach = reach_within(
+        position,
+        if variant == 2 {
+            position.board()
+        } else {
+            ours | theirs
+        },
+    );
     if ours & reach != 0 {
         return WIN_NOW;
     }
     if variant != 4 && can_leave_no_move(position) {
         return WIN_NOW;
     }
-    let theirs = terms.completions[them.index()];
     let mut score = TEMPO + terms.windows[us.index()] - terms.windows[them.index()];
     if variant == 3 {
         // The same threat terms, a quarter as large.
@@ -410,13 +429,18 @@ fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i
         score -= UNBLOCKABLE / 4 * (theirs & !reach).count_ones() as i32;
         score += SINGLE_THREAT / 8 * ours.count_ones().min(2) as i32;
     } else if variant != 1 {
-        match theirs.count_ones() {
-            0 => {}
-            1 => score -= SINGLE_THREAT,
-            _ => score -= DOUBLE_THREAT,
+        // Counts asked as "none, one, more" where that is all they are used for.
+        if theirs != 0 {
+            score -= if two_or_more(theirs) {
+                DOUBLE_THREAT
+            } else {
+                SINGLE_THREAT
+            };
+            score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
         }
-        score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
-        score += SINGLE_THREAT / 2 * ours.count_ones().min(2) as i32;
+        if ours != 0 {
+            score += SINGLE_THREAT / 2 * if two_or_more(ours) { 2 } else { 1 };
+        }
     }
     if variant == 2 {
         score += live_score(position, reach);

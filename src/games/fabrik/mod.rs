@@ -332,10 +332,22 @@ impl Fabrik {
         match self.phase() {
             Phase::Workers => self.empty() != 0,
             Phase::Choose => true,
+            Phase::Play if self.beside_a_worker_with_room() => true,
             Phase::FirstStone | Phase::Play => {
                 !self.each_relocation(geometry(), |_, placeable| placeable == 0)
             }
         }
+    }
+
+    /// Whether an empty square beside a worker has an empty square beside it: then the
+    /// other worker can move there and a stone go between them (both see it), so the
+    /// side to move has a move in the play phase. Most positions show it at once, with
+    /// no sight set computed.
+    fn beside_a_worker_with_room(&self) -> bool {
+        let g = geometry();
+        let empty = self.empty();
+        let (a, b) = two_squares(self.workers);
+        squares((g.neighbours[a] | g.neighbours[b]) & empty).any(|n| g.neighbours[n] & empty != 0)
     }
 
     /// Whether `player` has a line of at least the line length through `square`.
