@@ -627,6 +627,11 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     }
 
     fn negamax(&mut self, state: &G, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if depth > 0 {
+            // The table is probed below, after the checks of the position: start the
+            // read of its slot now.
+            self.tt.prefetch(state.hash());
+        }
         self.pv_table[ply].clear();
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);

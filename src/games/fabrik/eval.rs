@@ -14,8 +14,10 @@
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
 
-use super::geometry::{Bb, DIRECTIONS, Geometry, SQUARES, STRIDE, bit, geometry};
-use super::{Fabrik, Move, MoveKind, Phase, two_squares};
+use super::geometry::{
+    Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry, three_or_more, two_or_more,
+};
+use super::{Fabrik, KIND_SHIFT, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use crate::search::Evaluator;
 
@@ -45,6 +47,7 @@ pub struct FabrikEval {
     /// engine-against-engine matches (`examples/fabrik_match.rs`).
     pub variant: u8,
     hints: Box<HintCache>,
+    stone_terms: StoneTerms,
 }
 
 impl FabrikEval {
@@ -53,6 +56,7 @@ impl FabrikEval {
         FabrikEval {
             variant,
             hints: Box::new(HintCache::EMPTY),
+            stone_terms: StoneTerms::EMPTY,
         }
     }
 }
@@ -65,7 +69,7 @@ impl Default for FabrikEval {
 
 impl Evaluator<Fabrik> for FabrikEval {
     fn evaluate(&mut self, state: &Fabrik) -> i32 {
-        evaluate_variant(state, self.variant)
+        evaluate_variant(state, self.variant, &mut self.stone_terms)
     }
 
     fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
@@ -85,10 +89,19 @@ impl Evaluator<Fabrik> for FabrikEval {
 /// with no stone between them, and `s` has a neighbour that is empty (or is `m` itself)
 /// and not on the way to `f`: `m` goes there (or stays) and sees `s`.
 pub fn reach(position: &Fabrik) -> Bb {
+    reach_within(position, position.board())
+}
+
+/// [`reach`] `& within`, computed for the squares of `within` only (the evaluation asks
+/// only about completion squares, mostly none or a few).
+fn reach_within(position: &Fabrik, within: Bb) -> Bb {
     match position.phase() {
         Phase::Workers => 0,
-        Phase::Choose | Phase::FirstStone => position.placeable(),
+        Phase::Choose | Phase::FirstStone => position.placeable() & within,
         Phase::Play => {
+            if within == 0 {
+                return 0;
+            }
             let g = geometry();
             let stones = position.stones[0] | position.stones[1];
             let empty = position.empty();
@@ -97,7 +110,7 @@ pub fn reach(position: &Fabrik) -> Bb {
             for (moved, fixed) in [(a, b), (b, a)] {
                 let landing = empty | bit(moved);
                 // Candidates: squares the fixed worker sees once `moved` is gone.
-                for s in super::squares(g.sight(fixed, stones) & (empty | bit(moved))) {
+                for s in super::squares(g.sight(fixed, stones) & (empty | bit(moved)) & within) {
                     if g.neighbours[s] & landing & !g.between(s, fixed) != 0 {
                         reach |= bit(s);
                     }
@@ -129,14 +142,14 @@ pub fn can_leave_no_move(position: &Fabrik) -> bool {
     let open_beside = |square: usize| {
         let mut open = 0;
         for s in super::squares(g.neighbours[square] & empty) {
-            if (g.neighbours[s] & empty).count_ones() >= 3 {
+            if three_or_more(g.neighbours[s] & empty) {
                 open |= bit(s);
             }
         }
         open
     };
     let (open_a, open_b) = (open_beside(a), open_beside(b));
-    if open_a.count_ones() > 2 && open_b.count_ones() > 2 {
+    if three_or_more(open_a) && three_or_more(open_b) {
         return false;
     }
     let walls_in = |mv: Move| {
@@ -320,32 +333,92 @@ fn window_score(position: &Fabrik, player: Player) -> i32 {
     (1..table.len()).map(|k| table[k] * counts[k] as i32).sum()
 }
 
+/// The terms of the evaluation that depend on the stones alone, not on the workers nor
+/// the side to move, kept for the last stones evaluated: the leaves searched one after
+/// another are mostly children of one node that place on one square (without and with
+/// the relocations that place there), so their stones are equal (about four leaves in
+/// five in the middle games of `examples/fabrik_depth.rs`).
+#[derive(Clone, Copy, Debug)]
+struct StoneTerms {
+    stones: [Bb; 2],
+    board: Bb,
+    line_length: u32,
+    /// [`window_score`] of each player.
+    windows: [i32; 2],
+    /// [`completions`] of each player.
+    completions: [Bb; 2],
+}
+
+impl StoneTerms {
+    /// Matches no position (none has no board).
+    const EMPTY: StoneTerms = StoneTerms {
+        stones: [0; 2],
+        board: 0,
+        line_length: 0,
+        windows: [0; 2],
+        completions: [0; 2],
+    };
+
+    /// Makes the terms those of `position`'s stones.
+    #[inline(always)]
+    fn refresh(&mut self, position: &Fabrik) {
+        if self.stones != position.stones
+            || self.board != position.board()
+            || self.line_length != position.line_length()
+        {
+            let length = position.line_length() as usize;
+            let board = position.board();
+            let open = position.empty() | position.workers();
+            *self = StoneTerms {
+                stones: position.stones,
+                board,
+                line_length: position.line_length(),
+                windows: [
+                    window_score(position, Player::P1),
+                    window_score(position, Player::P2),
+                ],
+                completions: [
+                    completions(position.stones[0], open, board, length),
+                    completions(position.stones[1], open, board, length),
+                ],
+            };
+        }
+    }
+}
+
 /// Evaluation from the side to move's point of view, as shipped.
 pub fn evaluate(position: &Fabrik) -> i32 {
-    evaluate_variant(position, 0)
+    let mut terms = StoneTerms::EMPTY;
+    evaluate_variant(position, 0, &mut terms)
 }
 
 /// Evaluation from the side to move's point of view, with an experimental variant
 /// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win).
-fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
+fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
     }
     let us = position.side_to_move();
     let them = us.other();
-    let length = position.line_length() as usize;
-    let board = position.board();
-    let open = position.empty() | position.workers();
-    let reach = reach(position);
-    let ours = completions(position.stones(us), open, board, length);
+    terms.refresh(position);
+    let ours = terms.completions[us.index()];
+    let theirs = terms.completions[them.index()];
+    // Only the completion squares are asked about, but for the variant's term.
+    let reach = reach_within(
+        position,
+        if variant == 2 {
+            position.board()
+        } else {
+            ours | theirs
+        },
+    );
     if ours & reach != 0 {
         return WIN_NOW;
     }
     if variant != 4 && can_leave_no_move(position) {
         return WIN_NOW;
     }
-    let theirs = completions(position.stones(them), open, board, length);
-    let mut score = TEMPO + window_score(position, us) - window_score(position, them);
+    let mut score = TEMPO + terms.windows[us.index()] - terms.windows[them.index()];
     if variant == 3 {
         // The same threat terms, a quarter as large.
         match theirs.count_ones() {
@@ -356,13 +429,18 @@ fn evaluate_variant(position: &Fabrik, variant: u8) -> i32 {
         score -= UNBLOCKABLE / 4 * (theirs & !reach).count_ones() as i32;
         score += SINGLE_THREAT / 8 * ours.count_ones().min(2) as i32;
     } else if variant != 1 {
-        match theirs.count_ones() {
-            0 => {}
-            1 => score -= SINGLE_THREAT,
-            _ => score -= DOUBLE_THREAT,
+        // Counts asked as "none, one, more" where that is all they are used for.
+        if theirs != 0 {
+            score -= if two_or_more(theirs) {
+                DOUBLE_THREAT
+            } else {
+                SINGLE_THREAT
+            };
+            score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
         }
-        score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
-        score += SINGLE_THREAT / 2 * ours.count_ones().min(2) as i32;
+        if ours != 0 {
+            score += SINGLE_THREAT / 2 * if two_or_more(ours) { 2 } else { 1 };
+        }
     }
     if variant == 2 {
         score += live_score(position, reach);
@@ -409,22 +487,24 @@ struct HintCache {
     hash: u64,
     board: Bb,
     line_length: u32,
-    /// The line value of placing on each square of `known`.
-    value: [i32; SQUARES],
-    /// The squares whose value is computed (on first request: moves place on far
-    /// fewer squares than there are empty ones).
-    known: Bb,
+    /// The hint of each move code's kind and square, `[kind << 7 | square]` (see
+    /// [`Self::index`]), or [`UNKNOWN`] until first asked for: moves place on far fewer
+    /// squares than there are empty ones, and a table read costs less than a bit test
+    /// of a 128-bit set per move.
+    table: [i32; 4 * 128],
     /// Squares placeable without relocating.
     here: Bb,
 }
+
+/// A hint not computed yet (below every hint).
+const UNKNOWN: i32 = i32::MIN;
 
 impl HintCache {
     const EMPTY: HintCache = HintCache {
         hash: 0,
         board: 0,
         line_length: 0,
-        value: [0; SQUARES],
-        known: 0,
+        table: [UNKNOWN; 4 * 128],
         here: 0,
     };
 
@@ -457,28 +537,45 @@ impl HintCache {
             self.board = position.board();
             self.line_length = position.line_length();
             self.here = position.placeable();
-            self.known = 0;
+            self.table = [UNKNOWN; 4 * 128];
         }
+    }
+
+    /// The table index of `mv`: its kind (bits 21–22 of the code) and its square.
+    #[inline(always)]
+    fn index(mv: Move) -> usize {
+        ((mv.0 >> KIND_SHIFT & 3) << 7 | mv.0 & 127) as usize
     }
 
     /// The hint of `mv` in the position the cache holds.
     #[inline(always)]
     fn hint(&mut self, g: &Geometry, position: &Fabrik, mv: Move) -> i32 {
+        let index = Self::index(mv);
+        let hint = self.table[index];
+        if hint != UNKNOWN {
+            return hint;
+        }
+        self.fill(g, position, mv);
+        self.table[index]
+    }
+
+    /// Computes the hints of the moves of the kind of `mv` on its square (for a
+    /// placement, those of both placements and relocations there).
+    #[cold]
+    fn fill(&mut self, g: &Geometry, position: &Fabrik, mv: Move) {
+        let square = mv.square();
         match mv.kind() {
-            MoveKind::Pass => 0,
-            MoveKind::Worker => worker_hint(position, mv),
-            kind => {
-                let square = mv.square();
-                if self.known & bit(square) == 0 {
-                    self.value[square] = line_value(g, position, square);
-                    self.known |= bit(square);
-                }
-                let value = self.value[square];
-                if kind == MoveKind::Relocate && self.here & bit(square) != 0 {
-                    value - 50
-                } else {
-                    value
-                }
+            MoveKind::Pass => self.table[Self::index(mv)] = 0,
+            MoveKind::Worker => self.table[Self::index(mv)] = worker_hint(position, mv),
+            MoveKind::Place | MoveKind::Relocate => {
+                let value = line_value(g, position, square);
+                self.table[Self::index(Move::place(square))] = value;
+                self.table[Self::index(Move::relocate(0, 0, square))] =
+                    if self.here & bit(square) != 0 {
+                        value - 50
+                    } else {
+                        value
+                    };
             }
         }
     }
@@ -498,14 +595,25 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
     let own = position.stones(us);
     let theirs = position.stones(us.other());
     let length = position.line_length();
-    if g.neighbours[square] & (own | theirs) == 0 {
+    let near = g.neighbours[square];
+    let (near_own, near_theirs) = (near & own, near & theirs);
+    if near_own | near_theirs == 0 {
         // No stone beside it: a line of one on each of the 4 axes, nothing cut.
         return 4 * 10;
     }
+    // A run along a direction is counted only when the first square that way (the
+    // neighbour on the ray) holds a stone of that colour; most do not.
+    let run = |d: usize, stones: Bb, near: Bb| {
+        if g.ray[square][d] & near != 0 {
+            g.run(square, d, stones)
+        } else {
+            0
+        }
+    };
     let mut value = 0;
     for d in 0..4 {
-        let made = 1 + g.run(square, d, own) + g.run(square, d + 4, own);
-        let cut = g.run(square, d, theirs) + g.run(square, d + 4, theirs);
+        let made = 1 + run(d, own, near_own) + run(d + 4, own, near_own);
+        let cut = run(d, theirs, near_theirs) + run(d + 4, theirs, near_theirs);
         value += if made >= length {
             1_000_000
         } else {
@@ -524,6 +632,7 @@ fn line_value(g: &Geometry, position: &Fabrik, square: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::game::default_config;
+    use crate::games::fabrik::geometry::SQUARES;
 
     fn position(fen: &str) -> Fabrik {
         Fabrik::from_fen(&default_config::<Fabrik>(), fen).unwrap()

@@ -40,7 +40,9 @@ use crate::game::{
 use crate::hash::{GOLDEN_GAMMA, SplitMix64};
 use crate::search::{NoOracle, Strategy};
 pub use eval::FabrikEval;
-use geometry::{Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry};
+use geometry::{
+    Bb, Geometry, SQUARES, STRIDE, bit, board_mask, geometry, three_or_more, two_or_more,
+};
 
 /// The smallest and largest board sides.
 pub const MIN_SIZE: usize = 7;
@@ -199,6 +201,26 @@ fn squares(mut set: Bb) -> impl Iterator<Item = usize> {
     })
 }
 
+/// Appends `Move(base | square << shift)` for each square of `set`, in increasing
+/// order: one 64-bit half of the set at a time (cheaper than 128-bit arithmetic per
+/// square), and into room made first (no capacity test per move).
+#[inline(always)]
+fn push_moves(moves: &mut Vec<Move>, set: Bb, base: u32, shift: u32) {
+    let start = moves.len();
+    moves.resize(start + set.count_ones() as usize, Move(0));
+    let mut slots = moves[start..].iter_mut();
+    for (half, offset) in [(set as u64, 0), ((set >> 64) as u64, 64)] {
+        let mut bits = half;
+        while bits != 0 {
+            let square = bits.trailing_zeros() + offset;
+            bits &= bits - 1;
+            if let Some(slot) = slots.next() {
+                *slot = Move(base | square << shift);
+            }
+        }
+    }
+}
+
 /// The two squares of a two-worker set.
 #[inline(always)]
 fn two_squares(set: Bb) -> (usize, usize) {
@@ -242,7 +264,7 @@ impl Fabrik {
 
     /// The phase of the game (see [`Phase`]).
     pub fn phase(&self) -> Phase {
-        if self.workers.count_ones() < 2 {
+        if !two_or_more(self.workers) {
             Phase::Workers
         } else if self.stones[0] | self.stones[1] != 0 {
             Phase::Play
@@ -255,7 +277,7 @@ impl Fabrik {
 
     /// The squares where a stone can be placed now without moving a worker.
     pub fn placeable(&self) -> Bb {
-        if self.workers.count_ones() != 2 {
+        if !two_or_more(self.workers) || three_or_more(self.workers) {
             return 0;
         }
         let g = geometry();
@@ -310,10 +332,22 @@ impl Fabrik {
         match self.phase() {
             Phase::Workers => self.empty() != 0,
             Phase::Choose => true,
+            Phase::Play if self.beside_a_worker_with_room() => true,
             Phase::FirstStone | Phase::Play => {
                 !self.each_relocation(geometry(), |_, placeable| placeable == 0)
             }
         }
+    }
+
+    /// Whether an empty square beside a worker has an empty square beside it: then the
+    /// other worker can move there and a stone go between them (both see it), so the
+    /// side to move has a move in the play phase. Most positions show it at once, with
+    /// no sight set computed.
+    fn beside_a_worker_with_room(&self) -> bool {
+        let g = geometry();
+        let empty = self.empty();
+        let (a, b) = two_squares(self.workers);
+        squares((g.neighbours[a] | g.neighbours[b]) & empty).any(|n| g.neighbours[n] & empty != 0)
     }
 
     /// Whether `player` has a line of at least the line length through `square`.
@@ -551,11 +585,11 @@ impl Game for Fabrik {
             Phase::Workers => moves.extend(squares(self.empty()).map(Move::worker)),
             phase => {
                 self.each_relocation(geometry(), |relocation, placeable| {
-                    moves.reserve(placeable.count_ones() as usize);
                     match relocation {
-                        None => moves.extend(squares(placeable).map(Move::place)),
-                        Some((from, square)) => moves
-                            .extend(squares(placeable).map(|to| Move::relocate(from, to, square))),
+                        None => push_moves(moves, placeable, Move::place(0).0, 0),
+                        Some((from, square)) => {
+                            push_moves(moves, placeable, Move::relocate(from, 0, square).0, 14)
+                        }
                     }
                     true
                 });
