@@ -19,22 +19,14 @@
 //! fitted weights (the full ones kept fewer drawn positions of the sound games).
 
 use tabuleiro::game::{Game, Player, Value};
-use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::games::neutreeko::tablebase::Table;
+use tabuleiro::games::neutreeko::{Neutreeko, SQUARE_CLASS};
 
 #[path = "neutreeko_common/mod.rs"]
 mod common;
 use common::random_positions;
 
-/// Classes of squares: corner, edge beside a corner, edge middle, inner diagonal,
-/// inner square beside the centre, centre.
-const CLASS: [usize; 25] = [
-    0, 1, 2, 1, 0, //
-    1, 3, 4, 3, 1, //
-    2, 4, 5, 4, 2, //
-    1, 3, 4, 3, 1, //
-    0, 1, 2, 1, 0,
-];
+/// The classes of `SQUARE_CLASS` that are fitted (the corner is 0).
 const CLASSES: usize = 5;
 const NAMES: [&str; CLASSES] = [
     "edge by corner",
@@ -85,7 +77,7 @@ fn features(position: &Neutreeko, lines: &[u32]) -> (f64, [f64; CLASSES]) {
     let mut classes = [0.0; CLASSES];
     for (player, sign) in [(us, 1.0), (us.other(), -1.0)] {
         let own = position.pieces(player);
-        for (square, class) in CLASS.iter().enumerate() {
+        for (square, class) in SQUARE_CLASS.iter().enumerate() {
             if own & 1 << square != 0 && *class > 0 {
                 classes[class - 1] += sign;
             }

@@ -6,7 +6,7 @@
 //! Each distinct square a side threatens to complete a line on counts once more: the
 //! opponent blocks one square with one move, not two.
 //!
-//! Each piece also counts by its square ([`SQUARE`]): a piece in a corner has three
+//! Each piece also counts by its square ([`SQUARE_CLASS`]): a piece in a corner has three
 //! directions and two lines through it, and is worth least. The weights are half those
 //! of a least-squares fit against the exact table (`examples/neutreeko_tune.rs`, on
 //! positions drawn apart from the measurement sets). With them the search without the
@@ -41,17 +41,19 @@ const THREAT: i32 = 120;
 const CHANCE: i32 = 25;
 /// Each distinct square on which a side threatens to complete a line.
 const THREAT_SQUARE: i32 = 50;
-/// What a piece is worth on each square: a corner 0, an edge square beside a corner
-/// 46, the middle of an edge 80, an inner square on a diagonal 66, beside the centre 65,
-/// the centre 78 (about half the fit's values 92, 159, 132, 130, 156: at full scale the
-/// sound games kept 97.6 %).
-const SQUARE: [i32; 25] = [
-    0, 46, 80, 46, 0, //
-    46, 66, 65, 66, 46, //
-    80, 65, 78, 65, 80, //
-    46, 66, 65, 66, 46, //
-    0, 46, 80, 46, 0,
+/// The class of each square for what a piece is worth there: 0 a corner, 1 an edge
+/// square beside a corner, 2 the middle of an edge, 3 an inner square on a diagonal, 4
+/// an inner square beside the centre, 5 the centre.
+pub const SQUARE_CLASS: [usize; 25] = [
+    0, 1, 2, 1, 0, //
+    1, 3, 4, 3, 1, //
+    2, 4, 5, 4, 2, //
+    1, 3, 4, 3, 1, //
+    0, 1, 2, 1, 0,
 ];
+/// What a piece is worth on a square of each class: about half the fit's values (92,
+/// 159, 132, 130, 156 beside the corner's 0: at full scale the sound games kept 97.6 %).
+const CLASS_WEIGHT: [i32; 6] = [0, 46, 80, 66, 65, 78];
 const CENTRE: [i32; 25] = [
     0, 1, 2, 1, 0, //
     1, 4, 5, 4, 1, //
@@ -85,7 +87,7 @@ fn side_score(position: &Neutreeko, player: Player) -> i32 {
     }
     let mut pieces = own;
     while pieces != 0 {
-        score += SQUARE[pieces.trailing_zeros() as usize];
+        score += CLASS_WEIGHT[SQUARE_CLASS[pieces.trailing_zeros() as usize]];
         pieces &= pieces - 1;
     }
     score + THREAT_SQUARE * threatened.count_ones() as i32

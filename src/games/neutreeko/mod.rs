@@ -21,7 +21,7 @@ pub mod oracle;
 pub mod tablebase;
 
 use crate::search::Strategy;
-pub use eval::NeutreekoEval;
+pub use eval::{NeutreekoEval, SQUARE_CLASS};
 pub use oracle::NeutreekoOracle;
 
 use std::sync::OnceLock;
