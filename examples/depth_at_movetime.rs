@@ -19,7 +19,7 @@ use tabuleiro::search::time::{self, Clock};
 use tabuleiro::search::{Policy, SearchLimits, Strategy};
 
 /// `MoveOverhead`'s default, as the session uses it.
-const OVERHEAD_MS: u64 = 10;
+const OVERHEAD_MS: u64 = tabuleiro::session::OVERHEAD_DEFAULT as u64;
 
 struct Measure {
     movetime: u64,

@@ -32,7 +32,7 @@ mod common;
 use common::{BLUNDER, MAX_PLY, random_positions, same_kind, value_after};
 
 /// The engine's default `MoveOverhead`, for `--movetime`.
-const MOVE_OVERHEAD_MS: u64 = 20;
+const MOVE_OVERHEAD_MS: u64 = tabuleiro::session::OVERHEAD_DEFAULT as u64;
 /// The default node budget: about 100 ms of search on the 2-core machine of the
 /// project (see docs/strength.md for the measured rate).
 const DEFAULT_NODES: u64 = 150_000;

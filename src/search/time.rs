@@ -71,6 +71,7 @@ pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64) -> Budget {
             .moves_to_go
             .filter(|&m| m > 0)
             .map(|m| u64::from(m).min(100));
+        // A game's own assumption is never 1, which would mean the last move.
         let moves_to_go = given.unwrap_or(moves_left.clamp(2, 100));
         // What this move may spend before the flag falls: the clock less the overhead
         // of this move (the increment arrives only after it).

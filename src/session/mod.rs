@@ -44,8 +44,8 @@ const HASH_DEFAULT: i64 = 16;
 const HASH_MAX: i64 = 16_384;
 /// One thread by default, so that `bench` and `go nodes` stay deterministic.
 const THREADS_DEFAULT: i64 = 1;
-/// Time lost between engine and arena per move, ms.
-const OVERHEAD_DEFAULT: i64 = 20;
+/// Time lost between engine and arena per move, ms (`MoveOverhead`'s default).
+pub const OVERHEAD_DEFAULT: i64 = 20;
 const OVERHEAD_MAX: i64 = 5_000;
 /// Input lines longer than this are rejected (the rest of the line is skipped).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
