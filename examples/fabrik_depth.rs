@@ -3,7 +3,8 @@
 //! `cargo run --release --example fabrik_depth [depth]` runs `go depth N` (default 4) from
 //! a cold 64 MiB table on each position of `tests/data/fabrik_middlegames.txt` and prints
 //! the time, nodes and best move of each, then the median and total time. A second
-//! argument picks an experimental evaluation variant (`FabrikEval::variant`; 0 as shipped).
+//! argument picks an experimental evaluation variant (`FabrikEval::variant`; 0 as shipped),
+//! a third the number of search threads (default 1).
 //!
 //! `cargo run --release --example fabrik_depth -- generate [games] [nodes] [seed]` plays
 //! engine self-play games (default 40 games at 20,000 nodes a move, seed 1) from random
@@ -70,6 +71,7 @@ fn main() {
     }
     let depth: u32 = args.first().and_then(|a| a.parse().ok()).unwrap_or(4);
     let variant: u8 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let threads: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(DATA).expect("tests/data/fabrik_middlegames.txt");
     let config = default_config::<Fabrik>();
     let mut times = Vec::new();
@@ -84,6 +86,7 @@ fn main() {
         state.generate_moves(&mut moves);
         let mut searcher = Policy::new(64, FabrikEval::variant(variant), Arc::new(NoOracle));
         searcher.prepare();
+        searcher.set_threads(threads);
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()

@@ -31,11 +31,11 @@ const CLOCK_INTERVAL: u64 = 256;
 /// Moves picked one at a time at a node before the rest are sorted.
 const LAZY_PICKS: usize = 3;
 
-/// Depths a helper thread of lazy SMP leaves to others: helper `i` skips depth `d`
-/// when `(d + PHASE[i]) / SIZE[i]` is odd, so that the threads spread over the
-/// depths rather than all search the same one (the pattern Stockfish used).
-const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+/// Slots of a team's table of positions being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+/// The least remaining depth at which threads defer each other's busy moves: below
+/// it a subtree costs less than the detour.
+const BUSY_DEPTH: i32 = 2;
 
 /// What the threads of one search share besides the table: their nodes, and the
 /// deepest iteration any of them completed, which the others then leave off searching
@@ -46,6 +46,13 @@ pub struct Team<M> {
     /// The depth of `completed`, read at every node; 0 before any.
     depth: AtomicU32,
     completed: Mutex<Option<Iteration<M>>>,
+    /// The best root move a helper found in an iteration it has not completed: one
+    /// that beat its first move there (its `proven` is unused).
+    partial: Mutex<Option<Iteration<M>>>,
+    /// Positions some thread is searching now (simplified ABDADA): a thread defers a
+    /// move whose position is here to the end of its node, by when the other thread's
+    /// result is usually in the table. Empty for a search alone.
+    busy: Box<[AtomicU64]>,
 }
 
 /// A completed iteration at the root.
@@ -63,7 +70,38 @@ impl<M: Clone> Team<M> {
             nodes: AtomicU64::new(0),
             depth: AtomicU32::new(0),
             completed: Mutex::new(None),
+            partial: Mutex::new(None),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
         }
+    }
+
+    /// A team of one: no table of busy positions.
+    fn alone() -> Self {
+        Team {
+            nodes: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            completed: Mutex::new(None),
+            partial: Mutex::new(None),
+            busy: Box::new([]),
+        }
+    }
+
+    fn busy_slot(&self, hash: u64) -> &AtomicU64 {
+        &self.busy[(hash as usize) & (BUSY_SLOTS - 1)]
+    }
+
+    fn is_busy(&self, hash: u64) -> bool {
+        self.busy_slot(hash).load(Ordering::Relaxed) == hash
+    }
+
+    fn mark_busy(&self, hash: u64) {
+        self.busy_slot(hash).store(hash, Ordering::Relaxed);
+    }
+
+    fn unmark_busy(&self, hash: u64) {
+        let _ =
+            self.busy_slot(hash)
+                .compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     /// Records `iteration` unless one as deep is recorded already.
@@ -81,6 +119,25 @@ impl<M: Clone> Team<M> {
         }
     }
 
+    /// Records a helper's root move that beat its first one in an iteration not yet
+    /// complete, if it is deeper than the one recorded or as deep and better.
+    fn publish_partial(&self, found: Iteration<M>) {
+        let mut partial = self.partial.lock().unwrap_or_else(PoisonError::into_inner);
+        if partial
+            .as_ref()
+            .is_none_or(|known| (known.depth, known.score) < (found.depth, found.score))
+        {
+            *partial = Some(found);
+        }
+    }
+
+    fn best_partial(&self) -> Option<Iteration<M>> {
+        self.partial
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     fn deepest(&self) -> Option<Iteration<M>> {
         self.completed
             .lock()
@@ -91,7 +148,7 @@ impl<M: Clone> Team<M> {
 
 impl<M: Clone> Default for Team<M> {
     fn default() -> Self {
-        Self::new()
+        Self::alone()
     }
 }
 
@@ -100,8 +157,9 @@ impl<M: Clone> Default for Team<M> {
 enum Role {
     /// Decides the move, keeps the time, reports.
     Main,
-    /// Searches the same root to fill the shared table; its number picks the depths
-    /// it skips. It stops only when told.
+    /// Searches the same root to fill the shared table and split the work; its
+    /// number picks the point from which it takes the root's moves. It stops only
+    /// when told.
     Helper(usize),
 }
 
@@ -125,6 +183,8 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     iteration_depth: u32,
     /// The iteration was abandoned because another thread completed its depth.
     overtaken: bool,
+    /// The score of the best root move of the iteration under way (−∞ before one).
+    root_score: i32,
     /// A helper's nodes already added to `team_nodes`; the main thread's last reading
     /// of it.
     team_mark: u64,
@@ -145,6 +205,10 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     path: Vec<u64>,
     move_buffers: Vec<Vec<G::Move>>,
     order_buffers: Vec<Vec<(i32, G::Move)>>,
+    /// Per ply, the indices of moves left for a second pass (busy elsewhere).
+    deferred_buffers: Vec<Vec<usize>>,
+    /// Whether threads defer each other's busy positions in this search.
+    sharing: bool,
     killers: Vec<[Option<G::Move>; KILLERS]>,
     pv_table: Vec<Vec<G::Move>>,
     /// `Level` below full strength: root scores and the random choice (level.rs).
@@ -169,6 +233,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             solo: true,
             iteration_depth: 0,
             overtaken: false,
+            root_score: -INFINITY,
             team_mark: 0,
             stop: Arc::new(AtomicBool::new(false)),
             time_up: Arc::new(AtomicBool::new(false)),
@@ -183,6 +248,8 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             path: Vec::new(),
             move_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             order_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            deferred_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            sharing: false,
             killers: vec![[None; KILLERS]; MAX_PLY + 1],
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             level: LevelState::new(),
@@ -313,6 +380,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             let iteration_started = Instant::now();
             let leaves_before = self.heuristic_leaves;
             self.iteration_depth = depth;
+            self.root_score = -INFINITY;
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
             let weakened = self.level.is_weakened();
             let (mut completed, exact) = if self.stopped {
@@ -332,6 +400,12 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                             if result.pv.is_empty() {
                                 result.pv = vec![first];
                             }
+                        }
+                        // A helper may have found a better move in the part of the
+                        // root it searched, as deep or deeper.
+                        if let Some(found) = self.helper_partial(result.depth) {
+                            result.best = found.pv.first().copied().or(result.best);
+                            result.pv = found.pv;
                         }
                         break;
                     }
@@ -398,6 +472,23 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         result
     }
 
+    /// A helper's root move from an iteration no thread completed, if it is deeper
+    /// than the last completed one (`completed_depth`) and beats this thread's own
+    /// best move of its unfinished iteration (by depth, then score).
+    fn helper_partial(&self, completed_depth: u32) -> Option<Iteration<G::Move>> {
+        if self.solo {
+            return None;
+        }
+        let found = self.team.best_partial()?;
+        let own = if self.pv_table[0].is_empty() {
+            (completed_depth, INFINITY)
+        } else {
+            (self.iteration_depth, self.root_score)
+        };
+        (found.depth > completed_depth && (found.depth, found.score) > own && !found.pv.is_empty())
+            .then_some(found)
+    }
+
     /// The team's deepest completed iteration if it is deeper than `depth` (the depth
     /// is read first: the iteration is copied only when it is taken).
     fn team_deeper_than(&self, depth: u32) -> Option<Iteration<G::Move>> {
@@ -455,24 +546,20 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         {
             return;
         }
-        let slot = index % SKIP_SIZE.len();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32)
             .clamp(1, MAX_PLY as u32);
         let mut depth = 0;
         loop {
-            // The next depth no thread has completed, unless this helper leaves it to
-            // others.
+            // The next depth no thread has completed.
             depth = (depth + 1).max(self.team.depth.load(Ordering::Relaxed) + 1);
             if depth > max_depth {
                 break;
             }
-            if (depth + SKIP_PHASE[slot]) / SKIP_SIZE[slot] % 2 == 1 && depth < max_depth {
-                continue;
-            }
             let leaves_before = self.heuristic_leaves;
             self.iteration_depth = depth;
+            self.root_score = -INFINITY;
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
             if self.stopped {
                 if std::mem::take(&mut self.overtaken) && !self.must_stop() {
@@ -526,6 +613,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.role = role;
         self.solo = team.is_none();
         self.team = team.unwrap_or_default();
+        self.sharing = !self.team.busy.is_empty();
         self.team_mark = 0;
         self.overtaken = false;
         self.iteration_depth = 0;
@@ -741,15 +829,30 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
 
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        // With a team, moves after the first whose positions another thread is
+        // searching wait for a second pass (simplified ABDADA).
+        let share = self.sharing && depth >= BUSY_DEPTH;
+        let mut deferred = std::mem::take(&mut self.deferred_buffers[ply]);
+        deferred.clear();
+        let first_pass = ordered.len();
+        let mut step = 0;
         self.path.push(hash);
-        for index in 0..ordered.len() {
-            if index == unscored {
+        loop {
+            let (index, second_pass) = if step < first_pass {
+                (step, false)
+            } else if let Some(&index) = deferred.get(step - first_pass) {
+                (index, true)
+            } else {
+                break;
+            };
+            step += 1;
+            if !second_pass && index == unscored {
                 self.eval.order_hints(state, &mut ordered[unscored..]);
                 if ply == 0 {
                     self.order_root(&mut ordered, unscored, weakened);
                 }
             }
-            if ply > 0 && index >= unscored {
+            if ply > 0 && index >= unscored && !second_pass {
                 // Inside the tree most nodes cut off after a move or two: the first few
                 // moves are picked one at a time (the first best each time, so the order
                 // is the stable sort's), and the rest sorted only if the node goes on.
@@ -769,6 +872,16 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             let (key, mv) = ordered[index];
             let mut child = state.clone();
             child.play(mv);
+            let mut marked = None;
+            if share && index > 0 && !second_pass {
+                let child_hash = child.hash();
+                if self.team.is_busy(child_hash) {
+                    deferred.push(index);
+                    continue;
+                }
+                self.team.mark_busy(child_hash);
+                marked = Some(child_hash);
+            }
             let flips = child.side_to_move() != us;
             let quiet = key < 1 << 24;
             // Late moves in deep nodes are first searched one ply shallower.
@@ -805,6 +918,9 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                     }
                 }
             }
+            if let Some(child_hash) = marked {
+                self.team.unmark_busy(child_hash);
+            }
             if self.stopped {
                 break;
             }
@@ -818,6 +934,17 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                     head[ply].clear();
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
+                    if ply == 0 && !weakened {
+                        self.root_score = score;
+                        if index > 0 && matches!(self.role, Role::Helper(_)) {
+                            self.team.publish_partial(Iteration {
+                                depth: self.iteration_depth,
+                                score,
+                                pv: self.pv_table[0].clone(),
+                                proven: false,
+                            });
+                        }
+                    }
                 }
                 if alpha >= beta {
                     if quiet && !killers.contains(&Some(mv)) {
@@ -832,6 +959,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.path.pop();
         self.move_buffers[ply] = moves;
         self.order_buffers[ply] = ordered;
+        self.deferred_buffers[ply] = deferred;
         if self.stopped {
             return 0;
         }
@@ -929,5 +1057,47 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_positions_are_marked_and_released_by_their_own_hash() {
+        let team: Team<u32> = Team::new();
+        let (a, b) = (0x1234_5678_9abc_def0_u64, 0x0fed_cba9_8765_4321_u64);
+        assert!(!team.is_busy(a));
+        team.mark_busy(a);
+        assert!(team.is_busy(a) && !team.is_busy(b));
+        // A position in the same slot replaces it; releasing the first leaves the second.
+        let c = a ^ ((BUSY_SLOTS as u64) << 3);
+        assert!(std::ptr::eq(team.busy_slot(a), team.busy_slot(c)));
+        team.mark_busy(c);
+        team.unmark_busy(a);
+        assert!(team.is_busy(c) && !team.is_busy(a));
+        team.unmark_busy(c);
+        assert!(!team.is_busy(c));
+        // A search alone keeps no such table.
+        assert!(Team::<u32>::default().busy.is_empty());
+    }
+
+    #[test]
+    fn partial_results_keep_the_deepest_then_the_best() {
+        let team: Team<u32> = Team::new();
+        let found = |depth, score, mv| Iteration {
+            depth,
+            score,
+            pv: vec![mv],
+            proven: false,
+        };
+        team.publish_partial(found(4, 10, 1));
+        team.publish_partial(found(4, 5, 2));
+        assert_eq!(team.best_partial().map(|p| p.pv), Some(vec![1]));
+        team.publish_partial(found(5, -20, 3));
+        assert_eq!(team.best_partial().map(|p| p.pv), Some(vec![3]));
+        team.publish_partial(found(4, 50, 4));
+        assert_eq!(team.best_partial().map(|p| p.pv), Some(vec![3]));
     }
 }

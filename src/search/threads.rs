@@ -4,14 +4,20 @@
 //! searcher and a Monte-Carlo searcher with its own evaluator, and wait for jobs on a
 //! channel. A search with helpers works in one of two ways:
 //!
-//! - **Alpha-beta: lazy SMP.** Every helper searches the same root on the main
-//!   thread's transposition table (lock-free, [`super::tt`]), skipping depths by its
-//!   number so that the threads spread over depths. They report nothing and keep no
-//!   clock: the main thread decides the move, keeps the time and reports, and the
-//!   helpers stop when it ends. What they leave in the table (cut-offs, moves to try
-//!   first, proven values) makes the main thread's iterations cheaper, and the first
-//!   thread to complete an iteration ends that depth for all: the others leave it
-//!   for the next, and the main thread takes the finished iteration as its own.
+//! - **Alpha-beta: lazy SMP with simplified ABDADA.** Every helper searches the same
+//!   root to the same depth on the main thread's transposition table (lock-free,
+//!   [`super::tt`]). At a node with depth to spare, a move whose position another
+//!   thread is searching now waits for a second pass at the end of the node, by when
+//!   its value is mostly in the table (Kerrigan's simplification of ABDADA: a small
+//!   shared table of busy positions, no flags in the transposition table); a helper
+//!   also takes the root's moves after the first from another point on. So the
+//!   threads split a node's moves rather than search the same ones in step. The
+//!   helpers report nothing and keep no clock: the main thread decides the move,
+//!   keeps the time and reports, and the helpers stop when it ends. The first thread
+//!   to complete an iteration ends that depth for all, and the main thread takes it
+//!   as its own; when time ends an iteration no thread completed, a root move a
+//!   helper found better than its first one there is played if it beats the main
+//!   thread's own choice at that depth.
 //! - **Monte-Carlo tree search: root parallelism.** Every helper grows a tree of its
 //!   own from another seed; at the end the main thread adds the helpers' root
 //!   statistics to its own and chooses from the sum. It needs no lock and no virtual
@@ -19,9 +25,10 @@
 //!   and van den Herik, "Parallel Monte-Carlo Tree Search", 2008, found it the best of
 //!   the three schemes they measured).
 //!
-//! A helper's move is never played: only the main thread's search picks the move, from
-//! moves it generated itself, so a table entry torn by concurrent writes can only
-//! misorder moves.
+//! Every move played or reported comes from a move list some thread generated itself
+//! at the same root (a helper's principal variation too is built from its own lists),
+//! never from the table, so an entry torn by concurrent writes can only misorder
+//! moves.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
