@@ -22,7 +22,7 @@
 //! - Values: one byte per index: the distance in plies to the end under best play (the
 //!   winner wins as fast as it can, the loser holds out as long as it can); odd is a
 //!   win for the side to move (it makes the last move), even a loss, 0 a draw, 255 no
-//!   state. These bytes are the whole table: [`super::retro_cache`] saves them to a file.
+//!   state. These bytes are the whole table: [`cache`] saves them to a file.
 //! - Method: positions with a winning move are wins in 1; then layer by layer, from
 //!   every state of distance `d` to its predecessors (un-moves, including un-clears: a
 //!   new bottom row of any colours under the board shifted up, the mover's piece alone
@@ -35,6 +35,8 @@
 //!   A win in `d` plies is still a win under a limit only if the limit leaves `d` plies.
 //! - Mirror symmetry is not used to save work: the table keeps both halves, and that
 //!   they agree is a check (see the tests).
+
+pub mod cache;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
