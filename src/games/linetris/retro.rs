@@ -38,6 +38,7 @@
 
 pub mod cache;
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bits::Geometry;
@@ -244,8 +245,11 @@ impl Layout {
     }
 
     /// Calls `f` with every index in order and its position when it is a state, going
-    /// through the digits like an odometer (no division per index).
-    fn for_each(&self, mut f: impl FnMut(usize, Option<Pos>)) {
+    /// through the digits like an odometer (no division per index), until `f` breaks.
+    fn for_each(
+        &self,
+        mut f: impl FnMut(usize, Option<Pos>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let cols = self.geo.cols as usize;
         let width = self.geo.rows + 1;
         let fields = (1u64 << width) - 1;
@@ -265,11 +269,11 @@ impl Layout {
                     .enumerate()
                     .fold(0u64, |key, (j, &f)| key | f << (j as u32 * width));
                 if self.with_side {
-                    f(index, self.pos_of_key(key, 0));
-                    f(index + 1, self.pos_of_key(key, 1));
+                    f(index, self.pos_of_key(key, 0))?;
+                    f(index + 1, self.pos_of_key(key, 1))?;
                     index += 2;
                 } else {
-                    f(index, self.pos_of_key(key, 0));
+                    f(index, self.pos_of_key(key, 0))?;
                     index += 1;
                 }
                 // The next board: the lowest column other than `c` counts up, carrying.
@@ -285,6 +289,7 @@ impl Layout {
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 }
 
@@ -322,7 +327,8 @@ impl Table {
     }
 
     /// Builds the table, or gives up (`None`) soon after `cancel` is set: between
-    /// layers, which take a second at most on the largest boards.
+    /// layers (a second at most on the largest boards), and every million indices of
+    /// the first scan.
     pub fn build_until(rows: u32, cols: u32, cancel: &AtomicBool) -> Option<Table> {
         let layout = Layout::new(rows, cols).expect("board too large for the retrograde table");
         let geo = layout.geo;
@@ -332,9 +338,12 @@ impl Table {
         let mut open = vec![0u8; n];
         // The states of the current distance (indices fit 32 bits: see `fits`).
         let mut layer: Vec<u32> = Vec::new();
-        layout.for_each(|index, pos| {
+        let scanned = layout.for_each(|index, pos| {
+            if index % (1 << 20) == 0 && cancel.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
             let Some(pos) = pos else {
-                return;
+                return ControlFlow::Continue(());
             };
             let mask = pos.pieces[0] | pos.pieces[1];
             let own = pos.pieces[pos.side.index()];
@@ -346,7 +355,11 @@ impl Table {
                 dist[index] = UNDECIDED;
                 open[index] = playable.count_ones() as u8;
             }
+            ControlFlow::Continue(())
         });
+        if scanned.is_break() {
+            return None;
+        }
         let mut d: u8 = 1;
         let mut max_dist = 0;
         while !layer.is_empty() {
@@ -792,6 +805,7 @@ mod tests {
                 if let Some(pos) = pos {
                     assert_eq!(layout.index(&pos), Some(index));
                 }
+                ControlFlow::Continue(())
             });
             assert_eq!(walked, layout.entries());
             assert_eq!(layout.decode(layout.entries()), None);
@@ -803,6 +817,12 @@ mod tests {
             side: Player::P1,
         };
         assert_eq!(layout.index(&full), None);
+    }
+
+    #[test]
+    fn a_cancelled_build_gives_up() {
+        assert!(Table::build_until(4, 4, &AtomicBool::new(true)).is_none());
+        assert!(Table::build_until(4, 4, &AtomicBool::new(false)).is_some());
     }
 
     /// The published counts (docs/solved.md).
