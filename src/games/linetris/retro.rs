@@ -798,7 +798,7 @@ mod tests {
             let sides = if cols % 2 == 1 { 2 } else { 1 };
             assert_eq!(layout.entries() as u64, boards * sides);
             let mut walked = 0;
-            layout.for_each(|index, pos| {
+            let walk = layout.for_each(|index, pos| {
                 assert_eq!(index, walked);
                 walked += 1;
                 assert_eq!(pos, layout.decode(index));
@@ -807,6 +807,7 @@ mod tests {
                 }
                 ControlFlow::Continue(())
             });
+            assert!(walk.is_continue());
             assert_eq!(walked, layout.entries());
             assert_eq!(layout.decode(layout.entries()), None);
         }
