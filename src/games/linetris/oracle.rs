@@ -1,37 +1,60 @@
 //! Linetris's exact knowledge: the Connect Four solver ([`super::solver`]) for positions
 //! under plain Connect Four rules (RowClear off), for `go solve` and, on positions with
-//! few empty cells, as a probe inside the search; and with RowClear on, on boards whose
-//! retrograde table ([`super::retro`]) builds in about a second (4 × 4, 5 × 4, 4 × 5),
-//! that table, built in the background by [`Oracle::prepare`], for `go solve`, probes
-//! and the root move. Larger tables take too long to build on every start (they would
-//! need a cache file, which there is not).
+//! few empty cells, as a probe inside the search; and with RowClear on, the retrograde
+//! table ([`super::retro`]) of the board when it has one, for `go solve`, probes and the
+//! root move.
+//!
+//! The retrograde table is made in the background by [`Oracle::prepare`] (`isready`
+//! waits for it): loaded from its cache file ([`retro::cache`]) when there is one, of
+//! any board; else built, for boards whose build needs at most [`RETRO_BUILD_BYTES`]
+//! (4 × 4 to 7 × 4, 4 × 5, 5 × 5, 4 × 6: 0.1 s to half a minute), and saved to the
+//! cache file when it has at least [`RETRO_CACHE_ENTRIES`] entries (7 × 4, 5 × 5, 4 × 6,
+//! the ones that take seconds). A bad cache file is logged and rebuilt over. Dropping
+//! the oracle (another board chosen) cancels a build under way.
 //!
 //! The oracle owns its solvers (their tables are large: 42 MB for boards that fit 64
 //! bits), made on first use or by [`Oracle::prepare`] and kept for the engine's life.
 //! Search threads share it, so each solver sits behind a lock; a probe does not wait
 //! for a solver another thread is using.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
-use super::retro::{self, Table};
+use super::retro::{self, Table, cache};
 use super::solver::{self, Solver};
 use super::{Config, Linetris, Move, PROBE_EMPTIES};
 use crate::game::{Game, Outcome, Value};
 use crate::search::{Oracle, RootProbe, Solution};
 
-/// The largest retrograde table the oracle builds (memory during the build): 4 × 4
-/// (2 MiB), 5 × 4 (32 MiB) and 4 × 5 (128 MiB, about a second here). 6 × 4 (512 MiB,
-/// two seconds) and larger are left out.
-pub const RETRO_BUILD_BYTES: u64 = 128 << 20;
+/// The largest retrograde table the oracle builds when no cache file has it (memory
+/// during the build, two bytes an entry): 4 × 5 17 MiB, 7 × 4 126 MiB, 5 × 5 291 MiB,
+/// 4 × 6 302 MiB. Boards beyond it (8 × 4 takes 1 GiB, 6 × 5 5 GiB) are built only by
+/// hand (`cargo run --release --example linetris_retro 8 4 --save`); the engine loads
+/// their cache file when there is one.
+pub const RETRO_BUILD_BYTES: u64 = 512 << 20;
 
-/// The state of a retrograde table's build, shared with the thread that builds it.
+/// Tables of at least this many entries are saved to the cache file once built: they
+/// take seconds to build (7 × 4, 5 × 5, 4 × 6). Smaller ones (6 × 4 and 4 × 5, about a
+/// second) are built on every start.
+pub const RETRO_CACHE_ENTRIES: u64 = 1 << 24;
+
+/// Where a retrograde table came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSource {
+    Loaded,
+    Built,
+}
+
+/// The state of a retrograde table's load or build, shared with the thread doing it.
 #[derive(Default)]
 struct RetroBuild {
-    table: OnceLock<Table>,
+    table: OnceLock<(Table, TableSource)>,
     started: AtomicBool,
     failed: AtomicBool,
+    /// Set when the oracle is dropped: a build under way gives up.
+    cancel: AtomicBool,
 }
 
 /// The solvers of one engine.
@@ -42,28 +65,54 @@ pub struct LinetrisOracle {
     cols: u32,
     small: Mutex<Option<Solver<u64>>>,
     large: Mutex<Option<Solver<u128>>>,
-    /// With RowClear on and a small board, its retrograde table.
+    /// With RowClear on and a board that has a table, its retrograde table.
     retro: Option<Arc<RetroBuild>>,
+    /// The directory of the cache files, if any.
+    cache_dir: Option<PathBuf>,
+}
+
+impl Drop for LinetrisOracle {
+    fn drop(&mut self) {
+        if let Some(build) = &self.retro {
+            build.cancel.store(true, Ordering::SeqCst);
+        }
+    }
 }
 
 impl LinetrisOracle {
     pub fn new(config: &Config) -> Self {
+        Self::with_cache_dir(config, cache::dir())
+    }
+
+    /// The oracle with its cache files in `dir` (`None`: no cache).
+    pub fn with_cache_dir(config: &Config, dir: Option<PathBuf>) -> Self {
+        let (rows, cols) = (config.rows, config.cols);
+        // A board gets a table when the engine may build it, or a cache file has it.
+        let retro = config.row_clear
+            && retro::fits(rows, cols)
+            && (retro::build_bytes(rows, cols) <= RETRO_BUILD_BYTES
+                || dir
+                    .as_ref()
+                    .is_some_and(|dir| cache::path(dir, rows, cols).is_file()));
         LinetrisOracle {
             connect_four: !config.row_clear,
-            rows: config.rows,
-            cols: config.cols,
+            rows,
+            cols,
             small: Mutex::new(None),
             large: Mutex::new(None),
-            retro: (config.row_clear
-                && retro::fits(config.rows, config.cols)
-                && retro::build_bytes(config.rows, config.cols) <= RETRO_BUILD_BYTES)
-                .then(Arc::default),
+            retro: retro.then(Arc::default),
+            cache_dir: dir,
         }
     }
 
-    /// The retrograde table, once built.
+    /// The retrograde table, once loaded or built.
     pub fn retro_table(&self) -> Option<&Table> {
-        self.retro.as_ref()?.table.get()
+        self.retro.as_ref()?.table.get().map(|(table, _)| table)
+    }
+
+    /// Whether the retrograde table was loaded from its cache file or built.
+    pub fn retro_source(&self) -> Option<TableSource> {
+        self.retro.as_ref()?.table.get().map(|(_, source)| *source)
     }
 
     /// The value of a RowClear position by the table, when the table knows it and the
@@ -153,8 +202,8 @@ impl LinetrisOracle {
         })
     }
 
-    /// Starts building the retrograde table on a background thread, unless there is
-    /// none for this board or it is built or being built.
+    /// Starts loading or building the retrograde table on a background thread, unless
+    /// there is none for this board or it is ready or under way.
     fn prepare_retro(&self) {
         let Some(build) = &self.retro else {
             return;
@@ -164,19 +213,19 @@ impl LinetrisOracle {
         }
         let shared = Arc::clone(build);
         let (rows, cols) = (self.rows, self.cols);
+        let dir = self.cache_dir.clone();
         let spawned = std::thread::Builder::new()
             .name("linetris-retro".to_string())
             .spawn(move || {
-                let started = Instant::now();
-                // `isready` waits for the table: a build that panicked must say so.
-                match std::panic::catch_unwind(|| Table::build(rows, cols)) {
-                    Ok(table) => {
-                        log::debug!(
-                            "linetris {rows}x{cols} retrograde table built in {:?}",
-                            started.elapsed()
-                        );
-                        let _ = shared.table.set(table);
+                // `isready` waits for the table: a load or build that panicked must say
+                // so.
+                let made =
+                    std::panic::catch_unwind(|| load_or_build(rows, cols, dir, &shared.cancel));
+                match made {
+                    Ok(Some(made)) => {
+                        let _ = shared.table.set(made);
                     }
+                    Ok(None) => shared.failed.store(true, Ordering::SeqCst),
                     Err(_) => {
                         log::warn!("linetris retrograde table: the build panicked");
                         shared.failed.store(true, Ordering::SeqCst);
@@ -264,6 +313,57 @@ impl LinetrisOracle {
             solver.clear();
         }
     }
+}
+
+/// The table of a board: from the cache file in `dir` when it has a good one, else
+/// built (if the board is within [`RETRO_BUILD_BYTES`]) and saved there (if it has
+/// [`RETRO_CACHE_ENTRIES`]). `None` when there is none, or `cancel` was set.
+fn load_or_build(
+    rows: u32,
+    cols: u32,
+    dir: Option<PathBuf>,
+    cancel: &AtomicBool,
+) -> Option<(Table, TableSource)> {
+    let started = Instant::now();
+    if let Some(dir) = &dir {
+        match cache::load(dir, rows, cols) {
+            Ok(Some(table)) => {
+                log::info!(
+                    "linetris {rows}x{cols} retrograde table loaded from {} in {:?}",
+                    cache::path(dir, rows, cols).display(),
+                    started.elapsed()
+                );
+                return Some((table, TableSource::Loaded));
+            }
+            Ok(None) => {}
+            Err(why) => log::warn!("linetris retrograde table: ignoring the cache file {why}"),
+        }
+    }
+    if retro::build_bytes(rows, cols) > RETRO_BUILD_BYTES {
+        log::warn!("linetris {rows}x{cols}: no retrograde table (too large to build here)");
+        return None;
+    }
+    log::info!("linetris {rows}x{cols}: building the retrograde table");
+    let Some(table) = Table::build_until(rows, cols, cancel) else {
+        log::debug!("linetris {rows}x{cols} retrograde table: build cancelled");
+        return None;
+    };
+    log::info!(
+        "linetris {rows}x{cols} retrograde table built in {:?}",
+        started.elapsed()
+    );
+    // Saved before it is used, so that a `quit` right after `readyok` never cuts a
+    // write short.
+    if let Some(dir) = dir.filter(|_| table.len() as u64 >= RETRO_CACHE_ENTRIES) {
+        match cache::save(&table, &dir) {
+            Ok(path) => log::info!("linetris retrograde table saved to {}", path.display()),
+            Err(why) => log::warn!(
+                "linetris retrograde table: cannot save it in {}: {why}",
+                dir.display()
+            ),
+        }
+    }
+    Some((table, TableSource::Built))
 }
 
 /// Locks a solver; `None` when `try_only` and another thread holds it.

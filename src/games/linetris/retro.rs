@@ -10,13 +10,19 @@
 //!   parity); with an odd number it is not determined by the board and is part of the
 //!   state.
 //! - Index: a column of height `h` with the pieces of `x` in bits `b` is the field
-//!   `2^h + b` (`Rows + 1` bits, the classic "position key" `x + mask + bottom`); the
-//!   board's index is the concatenation of its columns' fields (times 2 plus the side
-//!   when the side is part of the state). Fields that are zero are no board.
-//! - Values: one byte per state: the distance in plies to the end under best play (the
+//!   `2^h + b` (`Rows + 1` bits, the classic "position key" `x + mask + bottom`; 1 is
+//!   the empty column, 0 is no column). A state has an empty column (its bottom row is
+//!   not full), so the index numbers only boards with one: by their first empty column
+//!   `c`, then the other columns' fields as the digits of a mixed-radix number (the
+//!   columns left of `c` are not empty, those right of it may be), times 2 plus the
+//!   side when the side is part of the state. `F^Cols − (F − 1)^Cols` boards, with
+//!   `F = 2^(Rows+1) − 1` fields: 66 million for 7 × 4, where the plain concatenation
+//!   of fields would have 2^32 indices. Index and position convert both ways in a few
+//!   operations; the boards with a line are the indices that are no state.
+//! - Values: one byte per index: the distance in plies to the end under best play (the
 //!   winner wins as fast as it can, the loser holds out as long as it can); odd is a
 //!   win for the side to move (it makes the last move), even a loss, 0 a draw, 255 no
-//!   state.
+//!   state. These bytes are the whole table: [`cache`] saves them to a file.
 //! - Method: positions with a winning move are wins in 1; then layer by layer, from
 //!   every state of distance `d` to its predecessors (un-moves, including un-clears: a
 //!   new bottom row of any colours under the board shifted up, the mover's piece alone
@@ -30,12 +36,17 @@
 //! - Mirror symmetry is not used to save work: the table keeps both halves, and that
 //!   they agree is a check (see the tests).
 
+pub mod cache;
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::bits::Geometry;
 use super::{Config, Linetris, Move, Rules};
 use crate::game::{Player, Value};
 
 /// The byte of a board that is no state.
-const INVALID: u8 = 255;
+pub const INVALID: u8 = 255;
 /// The byte of an undecided state (a draw once the build is done).
 const UNDECIDED: u8 = 0;
 
@@ -78,70 +89,291 @@ pub enum Child {
     Pos(Pos),
 }
 
-/// The table of one board size.
-pub struct Table {
+/// The index of a board size (see the module doc): boards with an empty column, by
+/// their first empty column, then the other columns' fields in mixed radix.
+#[derive(Clone, Debug)]
+struct Layout {
     geo: Geometry<u64>,
     /// Whether the side to move is part of the index (odd number of columns).
     with_side: bool,
+    /// `offset[c]`: the first board (before the side bit) whose first empty column is
+    /// `c`; `offset[cols]` is the number of boards.
+    offset: Vec<u64>,
+    /// `weight[c * cols + j]`: the weight of column `j`'s digit when `c` is the first
+    /// empty column (0 for `j == c`).
+    weight: Vec<u64>,
+}
+
+impl Layout {
+    /// The layout of a board, or `None` when its index would not fit 32 bits or its
+    /// bitboard 64.
+    fn new(rows: u32, cols: u32) -> Option<Layout> {
+        if rows == 0 || cols == 0 || (rows + 1) * cols > 64 {
+            return None;
+        }
+        let fields = (1u64 << (rows + 1)) - 1;
+        let with_side = cols % 2 == 1;
+        let mut offset = vec![0u64];
+        let mut weight = vec![0u64; (cols * cols) as usize];
+        for c in 0..cols {
+            let mut w: u64 = 1;
+            for j in 0..cols {
+                let radix = match j.cmp(&c) {
+                    std::cmp::Ordering::Less => fields - 1,
+                    std::cmp::Ordering::Equal => continue,
+                    std::cmp::Ordering::Greater => fields,
+                };
+                weight[(c * cols + j) as usize] = w;
+                w = w.checked_mul(radix)?;
+            }
+            let last = offset[c as usize];
+            offset.push(last.checked_add(w)?);
+        }
+        let boards = offset[cols as usize];
+        let entries = boards.checked_mul(1 + u64::from(with_side))?;
+        if entries > 1 << 32 {
+            return None;
+        }
+        Some(Layout {
+            geo: Geometry::<u64>::new(rows, cols),
+            with_side,
+            offset,
+            weight,
+        })
+    }
+
+    fn entries(&self) -> usize {
+        let boards = self.offset[self.geo.cols as usize] as usize;
+        if self.with_side { 2 * boards } else { boards }
+    }
+
+    /// The index of a position; `None` when its bottom row is full.
+    #[inline]
+    fn index(&self, pos: &Pos) -> Option<usize> {
+        let geo = &self.geo;
+        let mask = pos.pieces[0] | pos.pieces[1];
+        let key = pos.pieces[0] + mask + geo.bottom;
+        let width = geo.rows + 1;
+        let field_mask = (1u64 << width) - 1;
+        let cols = geo.cols;
+        // The first empty column: its field is 1.
+        let c = (0..cols).find(|&j| (key >> (j * width)) & field_mask == 1)?;
+        let weights = &self.weight[(c * cols) as usize..((c + 1) * cols) as usize];
+        let mut board = self.offset[c as usize];
+        for (j, &w) in weights.iter().enumerate() {
+            let field = (key >> (j as u32 * width)) & field_mask;
+            // Left of `c` the fields run from 2 (not empty), right of it from 1.
+            let digit = match (j as u32).cmp(&c) {
+                std::cmp::Ordering::Less => field - 2,
+                std::cmp::Ordering::Equal => continue,
+                std::cmp::Ordering::Greater => field - 1,
+            };
+            board += digit * w;
+        }
+        let board = board as usize;
+        Some(if self.with_side {
+            board << 1 | pos.side.index()
+        } else {
+            board
+        })
+    }
+
+    /// The position of an index, if it is a state.
+    fn decode(&self, index: usize) -> Option<Pos> {
+        if index >= self.entries() {
+            return None;
+        }
+        let (board, side_bit) = if self.with_side {
+            (index as u64 >> 1, index & 1)
+        } else {
+            (index as u64, 0)
+        };
+        let cols = self.geo.cols;
+        let c = (0..cols)
+            .rev()
+            .find(|&c| self.offset[c as usize] <= board)?;
+        let fields = (1u64 << (self.geo.rows + 1)) - 1;
+        let mut rest = board - self.offset[c as usize];
+        let mut key = 0u64;
+        let width = self.geo.rows + 1;
+        for j in 0..cols {
+            let field = match j.cmp(&c) {
+                std::cmp::Ordering::Less => {
+                    let digit = rest % (fields - 1);
+                    rest /= fields - 1;
+                    digit + 2
+                }
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => {
+                    let digit = rest % fields;
+                    rest /= fields;
+                    digit + 1
+                }
+            };
+            key |= field << (j * width);
+        }
+        self.pos_of_key(key, side_bit)
+    }
+
+    /// The position of a key (every field not zero, one of them empty), if a state.
+    #[inline]
+    fn pos_of_key(&self, key: u64, side_bit: usize) -> Option<Pos> {
+        let geo = &self.geo;
+        let width = geo.rows + 1;
+        let field_mask = (1u64 << width) - 1;
+        let (mut x, mut mask) = (0u64, 0u64);
+        for col in 0..geo.cols {
+            let field = (key >> (col * width)) & field_mask;
+            let height = 63 - field.leading_zeros();
+            let below = (1u64 << height) - 1;
+            x |= (field & below) << (col * width);
+            mask |= below << (col * width);
+        }
+        let o = mask ^ x;
+        if geo.has_four(x) || geo.has_four(o) {
+            return None;
+        }
+        let side = if self.with_side {
+            side_bit
+        } else {
+            mask.count_ones() as usize % 2
+        };
+        Some(Pos {
+            pieces: [x, o],
+            side: if side == 0 { Player::P1 } else { Player::P2 },
+        })
+    }
+
+    /// Calls `f` with every index in order and its position when it is a state, going
+    /// through the digits like an odometer (no division per index), until `f` breaks.
+    fn for_each(
+        &self,
+        mut f: impl FnMut(usize, Option<Pos>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let cols = self.geo.cols as usize;
+        let width = self.geo.rows + 1;
+        let fields = (1u64 << width) - 1;
+        let mut index = 0usize;
+        for c in 0..cols {
+            // Fields of every column; column `c` stays empty.
+            let mut field: Vec<u64> = (0..cols)
+                .map(|j| match j.cmp(&c) {
+                    std::cmp::Ordering::Less => 2,
+                    _ => 1,
+                })
+                .collect();
+            let count = self.offset[c + 1] - self.offset[c];
+            for _ in 0..count {
+                let key = field
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |key, (j, &f)| key | f << (j as u32 * width));
+                if self.with_side {
+                    f(index, self.pos_of_key(key, 0))?;
+                    f(index + 1, self.pos_of_key(key, 1))?;
+                    index += 2;
+                } else {
+                    f(index, self.pos_of_key(key, 0))?;
+                    index += 1;
+                }
+                // The next board: the lowest column other than `c` counts up, carrying.
+                for (j, f) in field.iter_mut().enumerate() {
+                    if j == c {
+                        continue;
+                    }
+                    if *f < fields {
+                        *f += 1;
+                        break;
+                    }
+                    *f = if j < c { 2 } else { 1 };
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The table of one board size.
+pub struct Table {
+    layout: Layout,
     dist: Vec<u8>,
     /// The highest distance found (the number of layers).
     pub max_dist: u8,
 }
 
-/// Whether a board fits the table: indices of at most 32 bits (at most 8 GiB to build).
+/// Whether a board has a table: an index of at most 2^32 entries and a 64-bit
+/// bitboard. Every board up to 7 × 4, 4 × 6 and 5 × 5 fits (and 8 × 4 and 6 × 5, which
+/// have not been built).
 pub fn fits(rows: u32, cols: u32) -> bool {
-    (rows + 1) * cols + cols % 2 <= 32
+    Layout::new(rows, cols).is_some()
+}
+
+/// Entries of a board's table (a byte each), boards that are no state included; 0
+/// when it does not [`fit`](fits).
+pub fn entries(rows: u32, cols: u32) -> u64 {
+    Layout::new(rows, cols).map_or(0, |layout| layout.entries() as u64)
 }
 
 /// Bytes the build needs for a board (distances and move counters, a byte each).
 pub fn build_bytes(rows: u32, cols: u32) -> u64 {
-    2 * (1u64 << ((rows + 1) * cols + cols % 2))
+    2 * entries(rows, cols)
 }
 
 impl Table {
     /// Builds the table of a `rows` × `cols` board. Needs [`build_bytes`] of memory.
     pub fn build(rows: u32, cols: u32) -> Table {
-        assert!(fits(rows, cols), "board too large for the retrograde table");
-        let geo = Geometry::<u64>::new(rows, cols);
-        let with_side = cols % 2 == 1;
-        let bits = (rows + 1) * cols + u32::from(with_side);
-        let n = 1usize << bits;
-        let mut table = Table {
-            geo,
-            with_side,
-            dist: vec![INVALID; n],
-            max_dist: 0,
-        };
+        Self::build_until(rows, cols, &AtomicBool::new(false))
+            .expect("a build that is never cancelled ends")
+    }
+
+    /// Builds the table, or gives up (`None`) soon after `cancel` is set: between
+    /// layers (a second at most on the largest boards), and every million indices of
+    /// the first scan.
+    pub fn build_until(rows: u32, cols: u32, cancel: &AtomicBool) -> Option<Table> {
+        let layout = Layout::new(rows, cols).expect("board too large for the retrograde table");
+        let geo = layout.geo;
+        let n = layout.entries();
+        let mut dist = vec![INVALID; n];
         // Moves not yet known to lose, per undecided state.
         let mut open = vec![0u8; n];
         // The states of the current distance (indices fit 32 bits: see `fits`).
         let mut layer: Vec<u32> = Vec::new();
-        for (index, open) in open.iter_mut().enumerate() {
-            let Some(pos) = table.decode(index) else {
-                continue;
+        let scanned = layout.for_each(|index, pos| {
+            if index % (1 << 20) == 0 && cancel.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
+            let Some(pos) = pos else {
+                return ControlFlow::Continue(());
             };
             let mask = pos.pieces[0] | pos.pieces[1];
             let own = pos.pieces[pos.side.index()];
             let playable = geo.playable(mask);
             if geo.winning_cells(own, mask) & playable != 0 {
-                table.dist[index] = 1;
+                dist[index] = 1;
                 layer.push(index as u32);
             } else {
-                table.dist[index] = UNDECIDED;
-                *open = playable.count_ones() as u8;
+                dist[index] = UNDECIDED;
+                open[index] = playable.count_ones() as u8;
             }
+            ControlFlow::Continue(())
+        });
+        if scanned.is_break() {
+            return None;
         }
         let mut d: u8 = 1;
+        let mut max_dist = 0;
         while !layer.is_empty() {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
             assert!(d < INVALID - 1, "distances overflow a byte");
-            table.max_dist = d;
+            max_dist = d;
             let mut next = Vec::new();
             for &index in &layer {
-                let pos = table
+                let pos = layout
                     .decode(index as usize)
                     .expect("a decided index is a state");
-                let dist = &mut table.dist;
-                table_parents(&geo, with_side, pos, |parent| {
+                table_parents(&layout, pos, |parent| {
                     if dist[parent] != UNDECIDED {
                         return;
                     }
@@ -160,15 +392,53 @@ impl Table {
             layer = next;
             d += 1;
         }
-        table
+        Some(Table {
+            layout,
+            dist,
+            max_dist,
+        })
+    }
+
+    /// A table from its bytes (as [`Table::bytes`] gave them), or why they are not one:
+    /// the wrong number, or a byte that is no distance. Whether the bytes are the
+    /// right ones is the caller's business (the cache file's checksum).
+    pub fn from_bytes(rows: u32, cols: u32, dist: Vec<u8>) -> Result<Table, String> {
+        let layout = Layout::new(rows, cols)
+            .ok_or_else(|| format!("{rows} x {cols} is too large for the table"))?;
+        if dist.len() != layout.entries() {
+            return Err(format!(
+                "{} entries where {rows} x {cols} has {}",
+                dist.len(),
+                layout.entries()
+            ));
+        }
+        let mut max_dist = 0;
+        for &d in &dist {
+            if d != INVALID {
+                max_dist = max_dist.max(d);
+            }
+        }
+        if max_dist >= INVALID - 1 {
+            return Err(format!("a distance of {max_dist} plies"));
+        }
+        Ok(Table {
+            layout,
+            dist,
+            max_dist,
+        })
+    }
+
+    /// The table's bytes, one per index (see the module doc).
+    pub fn bytes(&self) -> &[u8] {
+        &self.dist
     }
 
     pub fn rows(&self) -> u32 {
-        self.geo.rows
+        self.layout.geo.rows
     }
 
     pub fn cols(&self) -> u32 {
-        self.geo.cols
+        self.layout.geo.cols
     }
 
     /// Entries of the table (boards that are no state included).
@@ -180,48 +450,16 @@ impl Table {
         self.dist.is_empty()
     }
 
-    /// The index of a position.
+    /// The index of a position (a state, or at least a board with an empty column).
     pub fn index(&self, pos: &Pos) -> usize {
-        index_of(&self.geo, self.with_side, pos)
+        self.layout
+            .index(pos)
+            .expect("a position of the table has an empty column")
     }
 
     /// The position of an index, if it is a state (see the module doc).
     pub fn decode(&self, index: usize) -> Option<Pos> {
-        let geo = &self.geo;
-        let (key, side_bit) = if self.with_side {
-            (index as u64 >> 1, index & 1)
-        } else {
-            (index as u64, 0)
-        };
-        let width = geo.rows + 1;
-        let field_mask = (1u64 << width) - 1;
-        let (mut x, mut mask) = (0u64, 0u64);
-        for col in 0..geo.cols {
-            let field = (key >> (col * width)) & field_mask;
-            if field == 0 {
-                return None;
-            }
-            let height = 63 - field.leading_zeros();
-            let below = (1u64 << height) - 1;
-            x |= (field & below) << (col * width);
-            mask |= below << (col * width);
-        }
-        if mask & geo.bottom == geo.bottom {
-            return None;
-        }
-        let o = mask ^ x;
-        if geo.has_four(x) || geo.has_four(o) {
-            return None;
-        }
-        let side = if self.with_side {
-            side_bit
-        } else {
-            mask.count_ones() as usize % 2
-        };
-        Some(Pos {
-            pieces: [x, o],
-            side: if side == 0 { Player::P1 } else { Player::P2 },
-        })
+        self.layout.decode(index)
     }
 
     /// The position of a Linetris state, if this table's board and not over.
@@ -233,9 +471,18 @@ impl Table {
             pieces: [state.pieces[0] as u64, state.pieces[1] as u64],
             side: state.side,
         };
-        // A position that is over (or a board no game reaches) is no state.
-        self.decode(self.index(&pos))
-            .filter(|decoded| *decoded == pos)
+        // Stacks without holes, pieces on distinct cells, and with an even number of
+        // columns the side that the pieces' parity says: then the index is this
+        // position's alone. A position that is over is no state.
+        let geo = &self.layout.geo;
+        let mask = pos.pieces[0] | pos.pieces[1];
+        let stacked = mask & !geo.board == 0 && (mask + geo.bottom) & mask == 0;
+        let parity_ok = self.layout.with_side || mask.count_ones() as usize % 2 == pos.side.index();
+        if !stacked || pos.pieces[0] & pos.pieces[1] != 0 || !parity_ok {
+            return None;
+        }
+        let index = self.layout.index(&pos)?;
+        (self.dist[index] != INVALID).then_some(pos)
     }
 
     /// The Linetris state of a position (ply 0, no ply limit).
@@ -284,7 +531,7 @@ impl Table {
 
     /// The moves of a position and what each leads to.
     pub fn children(&self, pos: &Pos) -> Vec<(Move, Child)> {
-        children(&self.geo, pos)
+        children(&self.layout.geo, pos)
     }
 
     /// The best move of a position: the fastest win, else a draw, else the slowest
@@ -359,7 +606,7 @@ impl Table {
     /// The mirror image of a position (columns reversed).
     pub fn mirror(&self, pos: &Pos) -> Pos {
         Pos {
-            pieces: pos.pieces.map(|p| self.geo.mirror(p)),
+            pieces: pos.pieces.map(|p| self.layout.geo.mirror(p)),
             side: pos.side,
         }
     }
@@ -367,7 +614,7 @@ impl Table {
     /// The predecessors of a position: the indices of every state with a move to it.
     pub fn parents(&self, pos: &Pos) -> Vec<usize> {
         let mut out = Vec::new();
-        table_parents(&self.geo, self.with_side, *pos, |i| out.push(i));
+        table_parents(&self.layout, *pos, |i| out.push(i));
         out
     }
 }
@@ -396,16 +643,6 @@ fn rank(value: Value) -> i64 {
         Value::Win(d) => 1_000_000 - i64::from(d),
         Value::Draw(_) => 0,
         Value::Loss(d) => -1_000_000 + i64::from(d),
-    }
-}
-
-fn index_of(geo: &Geometry<u64>, with_side: bool, pos: &Pos) -> usize {
-    let mask = pos.pieces[0] | pos.pieces[1];
-    let key = pos.pieces[0] + mask + geo.bottom;
-    if with_side {
-        (key as usize) << 1 | pos.side.index()
-    } else {
-        key as usize
     }
 }
 
@@ -439,19 +676,19 @@ fn children(geo: &Geometry<u64>, pos: &Pos) -> Vec<(Move, Child)> {
 
 /// Calls `f` with the index of every state that has a move leading to `pos` (each
 /// once: two moves of one position never lead to the same board).
-fn table_parents(geo: &Geometry<u64>, with_side: bool, pos: Pos, mut f: impl FnMut(usize)) {
+fn table_parents(layout: &Layout, pos: Pos, mut f: impl FnMut(usize)) {
+    let geo = &layout.geo;
     let mover = pos.side.other();
     let (m, o) = (mover.index(), pos.side.index());
     let mask = pos.pieces[0] | pos.pieces[1];
     let mut parent = |pieces: [u64; 2]| {
-        f(index_of(
-            geo,
-            with_side,
-            &Pos {
-                pieces,
-                side: mover,
-            },
-        ))
+        let parent = Pos {
+            pieces,
+            side: mover,
+        };
+        // A parent's bottom row is not full: the un-move empties a cell of it or
+        // leaves it as the child's.
+        f(layout.index(&parent).expect("a parent has an empty column"))
     };
     // Moves without a clear: take back the mover's piece on top of a column.
     for col in 0..geo.cols {
@@ -548,6 +785,62 @@ mod tests {
             let best = values.iter().copied().max_by_key(|v| rank(*v)).unwrap();
             assert_eq!(best, to_value(d), "index {index}: {}", state.fen());
         }
+    }
+
+    /// The index and the position convert both ways, the odometer walk agrees with
+    /// `decode`, and every board with an empty column and no line is a state.
+    #[test]
+    fn index_and_decode_are_inverse() {
+        for (rows, cols) in [(4, 4), (4, 5), (5, 4)] {
+            let layout = Layout::new(rows, cols).unwrap();
+            let fields = (1u64 << (rows + 1)) - 1;
+            let boards = fields.pow(cols) - (fields - 1).pow(cols);
+            let sides = if cols % 2 == 1 { 2 } else { 1 };
+            assert_eq!(layout.entries() as u64, boards * sides);
+            let mut walked = 0;
+            let walk = layout.for_each(|index, pos| {
+                assert_eq!(index, walked);
+                walked += 1;
+                assert_eq!(pos, layout.decode(index));
+                if let Some(pos) = pos {
+                    assert_eq!(layout.index(&pos), Some(index));
+                }
+                ControlFlow::Continue(())
+            });
+            assert!(walk.is_continue());
+            assert_eq!(walked, layout.entries());
+            assert_eq!(layout.decode(layout.entries()), None);
+        }
+        // A full bottom row has no index.
+        let layout = Layout::new(4, 4).unwrap();
+        let full = Pos {
+            pieces: [layout.geo.bottom, 0],
+            side: Player::P1,
+        };
+        assert_eq!(layout.index(&full), None);
+    }
+
+    #[test]
+    fn a_cancelled_build_gives_up() {
+        assert!(Table::build_until(4, 4, &AtomicBool::new(true)).is_none());
+        assert!(Table::build_until(4, 4, &AtomicBool::new(false)).is_some());
+    }
+
+    /// The published counts (docs/solved.md).
+    #[test]
+    fn four_by_four_counts() {
+        let counts = table_4x4().counts();
+        assert_eq!(
+            (counts.wins, counts.losses, counts.draws),
+            (54_854, 37_771, 0)
+        );
+        let reachable = table_4x4().reachable();
+        assert_eq!(
+            (reachable.wins, reachable.losses, reachable.draws),
+            (46_132, 32_775, 0)
+        );
+        assert_eq!(table_4x4().max_dist, 40);
+        assert_eq!(table_4x4().value(&table_4x4().start()), Value::Loss(22));
     }
 
     #[test]
@@ -706,6 +999,11 @@ mod tests {
     #[test]
     fn four_by_five_is_consistent_and_agrees_with_minimax() {
         let table = Table::build(4, 5);
+        let counts = table.counts();
+        assert_eq!(
+            (counts.wins, counts.losses, counts.draws),
+            (3_308_548, 1_468_318, 1_051_176)
+        );
         check_consistent(&table);
         assert_eq!(agrees_with_minimax(&table, 6, 50), [50; 4]);
     }
