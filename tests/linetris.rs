@@ -478,7 +478,7 @@ fn the_row_clear_oracle_plays_from_the_retrograde_table() {
     let start = Linetris::start(&cfg);
     // Nothing before the table is built.
     assert_eq!(oracle.probe(&start), None);
-    oracle.wait(&stop);
+    oracle.wait(&stop, None);
     assert_eq!(oracle.probe(&start), Some(Value::Loss(22)));
     let solution = oracle.solve(&start, &stop).unwrap();
     assert_eq!(solution.value, Value::Loss(22));
@@ -500,13 +500,13 @@ fn the_row_clear_oracle_plays_from_the_retrograde_table() {
     // oracle decline.
     let short = config(4, 4, true, 21);
     let limited = LinetrisOracle::new(&short);
-    limited.wait(&stop);
+    limited.wait(&stop, None);
     assert_eq!(limited.probe(&Linetris::start(&short)), None);
     assert!(limited.solve(&Linetris::start(&short), &stop).is_none());
     // Boards too large to build on demand (8 x 4 takes 1 GiB) have no table without
     // a cache file.
     let big = LinetrisOracle::with_cache_dir(&config(8, 4, true, 0), None);
-    big.wait(&stop);
+    big.wait(&stop, None);
     assert_eq!(big.probe(&Linetris::start(&config(8, 4, true, 0))), None);
 }
 
@@ -516,7 +516,7 @@ fn the_row_clear_oracle_plays_from_the_retrograde_table() {
 fn the_row_clear_root_choice_counts_repetitions() {
     let cfg = config(4, 5, true, 0);
     let oracle = LinetrisOracle::new(&cfg);
-    oracle.wait(&AtomicBool::new(false));
+    oracle.wait(&AtomicBool::new(false), None);
     let start = Linetris::start(&cfg);
     assert_eq!(oracle.probe(&start), Some(Value::Draw(0)));
     // Find a position where some move loses by the table, and say its child was seen

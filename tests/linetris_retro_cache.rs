@@ -57,7 +57,7 @@ fn the_oracle_plays_from_the_table_it_loaded() {
     let cfg = config(4, 4);
     let oracle = LinetrisOracle::with_cache_dir(&cfg, Some(dir.clone()));
     let stop = AtomicBool::new(false);
-    oracle.wait(&stop);
+    oracle.wait(&stop, None);
     assert_eq!(oracle.retro_source(), Some(TableSource::Loaded));
     let start = Linetris::start(&cfg);
     assert_eq!(oracle.probe(&start), Some(Value::Loss(20)));
@@ -74,7 +74,7 @@ fn the_oracle_plays_from_the_table_it_loaded() {
     let bytes = std::fs::read(&file).unwrap();
     std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
     let rebuilt = LinetrisOracle::with_cache_dir(&cfg, Some(dir.clone()));
-    rebuilt.wait(&stop);
+    rebuilt.wait(&stop, None);
     assert_eq!(rebuilt.retro_source(), Some(TableSource::Built));
     assert_eq!(rebuilt.probe(&start), Some(Value::Loss(22)));
     // 4 x 4 builds in milliseconds: its file is not rewritten.
@@ -147,5 +147,29 @@ fn the_engine_loads_the_cache_file_of_its_board() {
     let (out, err) = engine(&dir, SESSION_5X4);
     assert!(err.contains("WARN") && err.contains("not 5 x 4"), "{err}");
     assert!(out.contains("info string solved win plies 29"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A `go` on the clock that comes before the table is ready (no `isready`) searches
+/// without it once half its hard limit has passed, rather than wait for a build of
+/// seconds (4 x 6 takes 20 s and more here) on its clock.
+#[test]
+fn a_clocked_go_does_not_wait_for_a_long_build() {
+    let dir = temp_dir("no-wait");
+    let started = std::time::Instant::now();
+    let (out, err) = engine(
+        &dir,
+        "setoption name Game value linetris\n\
+         setoption name RowClear value true\n\
+         setoption name Rows value 4\n\
+         setoption name Cols value 6\n\
+         position startpos\n\
+         go movetime 200\n",
+    );
+    let elapsed = started.elapsed();
+    assert!(out.contains("bestmove "), "{out}");
+    assert!(!out.contains("info string solved"), "{out}");
+    assert!(!err.contains("retrograde table built"), "{err}");
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -26,7 +26,7 @@ impl<G: Strategy> Play<G> {
         // A game's tables decide its best moves; a search that starts before they are
         // built plays without them (and may play a lost move). So every engine move and hint waits for them, once: this
         // returns at once for games without tables and after the build.
-        self.searcher.oracle().wait(&stop);
+        self.searcher.oracle().wait(&stop, None);
         let state = self.record.state().clone();
         let history = self.record.history().to_vec();
         self.searcher

@@ -7,6 +7,7 @@
 //! global: two engines in one process (a test, an A/B match) have their own tables.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use crate::game::{Game, Value};
 
@@ -57,10 +58,11 @@ pub trait Oracle<G: Game>: Send + Sync + 'static {
     fn prepare(&self) {}
 
     /// Starts the preparation if need be and waits until it is done (or off, or
-    /// failed), or until `stop` is set. `isready` answers only then, and a search with
-    /// fixed depth or node limits waits too, so that its result does not depend on how
-    /// far a background build has got.
-    fn wait(&self, _stop: &AtomicBool) {}
+    /// failed), until `stop` is set, or until `deadline`. `isready` answers only then,
+    /// and a search with fixed depth or node limits waits too, so that its result does
+    /// not depend on how far a background build has got; a search on the clock waits
+    /// only as long as its clock allows.
+    fn wait(&self, _stop: &AtomicBool, _deadline: Option<Instant>) {}
 
     /// An exact solver for `go solve`, or `None` to let the generic search prove the
     /// value. It must return promptly with `None` once `stop` is set. The repetition

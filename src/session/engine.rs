@@ -298,7 +298,7 @@ impl<G: Strategy> Engine for GameEngine<G> {
     }
 
     fn await_tables(&self) {
-        self.oracle.wait(&AtomicBool::new(false));
+        self.oracle.wait(&AtomicBool::new(false), None);
     }
 
     fn go(
@@ -339,14 +339,17 @@ impl<G: Strategy> Engine for GameEngine<G> {
                     solve: false,
                     level: settings.level,
                 };
-                // A search never runs without a table that is on: a table being built
-                // (only when `go` came without the `isready` that waits for it) is
-                // waited for, on the clock.
-                oracle.wait(&stop);
+                // A table still being built (only when `go` came without the `isready`
+                // that waits for it) is waited for: by a search without a clock in full,
+                // so that its result does not depend on how far the build got; by one
+                // on the clock for half its hard limit at most, after which it searches
+                // without the table rather than lose on time.
+                let deadline = budget.hard.map(|hard| settings.received + hard / 2);
+                oracle.wait(&stop, deadline);
                 run_search(&record, &policy, search_limits, settings, &stop, &out);
             }
             Go::Solve => {
-                oracle.wait(&stop);
+                oracle.wait(&stop, None);
                 let search_limits = SearchLimits {
                     solve: true,
                     started: Some(settings.received),

@@ -400,12 +400,13 @@ impl Oracle<Linetris> for LinetrisOracle {
         }
     }
 
-    fn wait(&self, stop: &AtomicBool) {
+    fn wait(&self, stop: &AtomicBool, deadline: Option<Instant>) {
         self.prepare();
         if let Some(build) = &self.retro {
             while build.table.get().is_none()
                 && !build.failed.load(Ordering::SeqCst)
                 && !stop.load(Ordering::Relaxed)
+                && deadline.is_none_or(|end| Instant::now() < end)
             {
                 std::thread::sleep(Duration::from_millis(2));
             }

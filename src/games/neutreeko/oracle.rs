@@ -115,12 +115,13 @@ impl Oracle<Neutreeko> for NeutreekoOracle {
         }
     }
 
-    fn wait(&self, stop: &AtomicBool) {
+    fn wait(&self, stop: &AtomicBool, deadline: Option<Instant>) {
         self.prepare();
         while self.enabled()
             && self.build.table.get().is_none()
             && !self.build.failed.load(Ordering::SeqCst)
             && !stop.load(Ordering::Relaxed)
+            && deadline.is_none_or(|end| Instant::now() < end)
         {
             std::thread::sleep(Duration::from_millis(2));
         }
