@@ -36,6 +36,7 @@ const EMBEDDED: &[(u32, u32, &str)] = &[
     (4, 8, include_str!("../../../data/connect-four/4x8.book")),
     (5, 7, include_str!("../../../data/connect-four/5x7.book")),
     (6, 6, include_str!("../../../data/connect-four/6x6.book")),
+    (6, 7, include_str!("../../../data/connect-four/6x7.book")),
     (7, 5, include_str!("../../../data/connect-four/7x5.book")),
     (7, 6, include_str!("../../../data/connect-four/7x6.book")),
 ];
