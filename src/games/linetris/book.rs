@@ -35,6 +35,7 @@ pub const MAGIC: &str = "connect-four-book";
 const EMBEDDED: &[(u32, u32, &str)] = &[
     (4, 8, include_str!("../../../data/connect-four/4x8.book")),
     (5, 7, include_str!("../../../data/connect-four/5x7.book")),
+    (5, 8, include_str!("../../../data/connect-four/5x8.book")),
     (6, 6, include_str!("../../../data/connect-four/6x6.book")),
     (6, 7, include_str!("../../../data/connect-four/6x7.book")),
     (7, 5, include_str!("../../../data/connect-four/7x5.book")),
