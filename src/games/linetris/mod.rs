@@ -17,6 +17,7 @@
 //! an exact solver ([`solver`]), a Connect Four solver in the style of Pascal Pons'.
 
 pub mod bits;
+pub mod book;
 pub mod eval;
 pub mod oracle;
 pub mod retro;

@@ -29,10 +29,16 @@
 //!   only tries the moves of its left half.
 //! - Move ordering: by the number of winning cells the move creates for the mover,
 //!   ties centre first.
+//! - Opening book ([`super::book`]): [`Solver::new`] takes the built-in book of its
+//!   board, if any, and returns the book's exact score at a position of the book's ply
+//!   instead of searching it. Each book hit counts as one node, like any visited
+//!   position. [`Solver::without_book`] never uses one (the book's generator, tests).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bits::{Bits, Geometry};
+use super::book::{self, Book};
 use crate::game::Value;
 
 /// Whether a board fits the `u64` solver (key bits low enough for 32-bit entries).
@@ -188,13 +194,44 @@ pub struct Solver<B: Bits> {
     pub mirror_min_empties: u32,
     /// Positions with this many empty cells or fewer use the small table.
     pub near_max_empties: u32,
+    /// Whether to take the built-in book of each board size.
+    use_book: bool,
+    book: Option<Arc<Book>>,
+    /// The empty cells of the book's positions (`u32::MAX` without a book).
+    book_empties: u32,
+    /// Book hits since the last `reset_nodes` (counted in `nodes` too).
+    book_hits: u64,
+    /// Positions at the book's ply that were not in it, since the last `reset_nodes`.
+    book_misses: u64,
+    /// Making a book (see [`Solver::learn`]).
+    learning: Option<Box<Learning>>,
+}
+
+/// Called with each position a learning solver adds to its book: the canonical key,
+/// the exact score, the nodes of its solve.
+pub type OnLearned = Box<dyn FnMut(u128, i32, u64) + Send>;
+
+/// A book being made: the scores known so far, and who to tell about new ones.
+struct Learning {
+    scores: std::collections::HashMap<u128, i8>,
+    on_new: OnLearned,
 }
 
 /// Entries of the small table: a prime near 2^16.
 pub const NEAR_SIZE: u64 = 65_521;
 
 impl<B: Bits> Solver<B> {
+    /// A solver for a board, with its built-in opening book if there is one.
     pub fn new(rows: u32, cols: u32) -> Self {
+        Self::make(rows, cols, true)
+    }
+
+    /// A solver that never uses an opening book.
+    pub fn without_book(rows: u32, cols: u32) -> Self {
+        Self::make(rows, cols, false)
+    }
+
+    fn make(rows: u32, cols: u32, use_book: bool) -> Self {
         let mut solver = Solver {
             geo: Geometry::new(rows, cols),
             order: [0; 10],
@@ -209,6 +246,12 @@ impl<B: Bits> Solver<B> {
             table_min_empties: 0,
             mirror_min_empties: 0,
             near_max_empties: 0,
+            use_book,
+            book: None,
+            book_empties: u32::MAX,
+            book_hits: 0,
+            book_misses: 0,
+            learning: None,
         };
         solver.set_geometry(rows, cols);
         solver
@@ -239,6 +282,13 @@ impl<B: Bits> Solver<B> {
         self.table_min_empties = 0;
         self.mirror_min_empties = if rows == 6 && cols == 7 { 20 } else { 0 };
         self.near_max_empties = 16;
+        let book = if self.use_book {
+            book::embedded(rows, cols)
+        } else {
+            None
+        };
+        self.learning = None;
+        self.set_book(book);
         // Entries of another size mean nothing here (the tables track every write,
         // so this clears them all).
         self.clear();
@@ -255,6 +305,112 @@ impl<B: Bits> Solver<B> {
         &self.geo
     }
 
+    /// Uses this book from now on (`None`: none). A book of another board is ignored,
+    /// with a warning.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        let fits = |b: &Book| {
+            b.rows == self.geo.rows && b.cols == self.geo.cols && b.ply < b.rows * b.cols
+        };
+        match book {
+            Some(b) if fits(&b) => {
+                self.book_empties = b.empties();
+                self.book = Some(b);
+            }
+            other => {
+                if let Some(b) = other {
+                    log::warn!(
+                        "connect four book for {}x{} ignored by a {}x{} solver",
+                        b.rows,
+                        b.cols,
+                        self.geo.rows,
+                        self.geo.cols
+                    );
+                }
+                self.book = None;
+                self.book_empties = u32::MAX;
+            }
+        }
+    }
+
+    /// The book in use, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    /// Book hits since the last `reset_nodes` (each counted as a node too).
+    pub fn book_hits(&self) -> u64 {
+        self.book_hits
+    }
+
+    /// Positions at the book's ply that were not in it, since the last `reset_nodes`.
+    pub fn book_misses(&self) -> u64 {
+        self.book_misses
+    }
+
+    /// Makes a book of the positions `ply` plies from the start that the searches
+    /// reach from now on: each is solved exactly when first reached (a miss), added,
+    /// and given to `on_new`; `known` are scores found before (by an earlier run).
+    /// Replaces the book; the board's next `resize` ends the learning.
+    pub fn learn(
+        &mut self,
+        ply: u32,
+        known: impl IntoIterator<Item = (u128, i8)>,
+        on_new: OnLearned,
+    ) {
+        self.book = None;
+        self.book_empties = (self.geo.rows * self.geo.cols).saturating_sub(ply);
+        self.learning = Some(Box::new(Learning {
+            scores: known.into_iter().collect(),
+            on_new,
+        }));
+    }
+
+    /// The scores a learning solver knows (see [`Solver::learn`]).
+    pub fn learned(&self) -> Vec<(u128, i8)> {
+        self.learning
+            .as_ref()
+            .map(|l| l.scores.iter().map(|(&k, &s)| (k, s)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The book's score of `p`, if `p` is at the book's ply and in the book.
+    #[inline(always)]
+    fn book_probe(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
+        if p.empties != self.book_empties {
+            return None;
+        }
+        self.book_lookup(p, stop)
+    }
+
+    #[inline(never)]
+    fn book_lookup(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
+        let key = book::canonical_key(&self.geo, p.own, p.mask).to_u128();
+        let known = match (&self.book, &self.learning) {
+            (Some(book), _) => book.get(key),
+            (None, Some(learning)) => learning.scores.get(&key).map(|&s| i32::from(s)),
+            (None, None) => None,
+        };
+        if known.is_some() {
+            self.book_hits += 1;
+            return known;
+        }
+        self.book_misses += 1;
+        self.learning.as_ref()?;
+        // Learning: solve `p` exactly now (its own probe is off meanwhile; deeper
+        // positions are never at the book's ply).
+        let before = self.nodes;
+        let empties = self.book_empties;
+        self.book_empties = u32::MAX;
+        let score = self.bisect(p, stop);
+        self.book_empties = empties;
+        let score = score?;
+        let nodes = self.nodes - before;
+        let learning = self.learning.as_mut()?;
+        learning.scores.insert(key, score as i8);
+        (learning.on_new)(key, score, nodes);
+        Some(score)
+    }
+
     /// Forgets every stored position.
     pub fn clear(&mut self) {
         self.table.clear();
@@ -268,6 +424,8 @@ impl<B: Bits> Solver<B> {
 
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
+        self.book_hits = 0;
+        self.book_misses = 0;
     }
 
     /// A solver position from the side to move's pieces and all pieces.
@@ -377,6 +535,10 @@ impl<B: Bits> Solver<B> {
         if self.aborted {
             return 0;
         }
+        // An exact score is right in any window.
+        if let Some(score) = self.book_probe(p, stop) {
+            return score;
+        }
         let e = p.empties as i32;
         let mut candidates = self.non_losing(p);
         if candidates == B::ZERO {
@@ -462,11 +624,22 @@ impl<B: Bits> Solver<B> {
     /// The exact score of a position that is not over (see the module doc), or `None`
     /// if `stop` was raised. Does not clear the table.
     pub fn solve_score(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
-        self.aborted = false;
-        let e = p.empties as i32;
-        if self.winning_moves(p) != B::ZERO {
-            return Some((e + 1) / 2);
+        // A search checks `stop` only every 16,384 nodes: a flag raised before the
+        // start must stop a short (book) solve too.
+        if stop.load(Ordering::Relaxed) {
+            return None;
         }
+        self.aborted = false;
+        if self.winning_moves(p) != B::ZERO {
+            return Some((p.empties as i32 + 1) / 2);
+        }
+        self.bisect(p, stop)
+    }
+
+    /// The exact score of `p`, which has no winning move for the side to move, by
+    /// null-window searches; `None` if `stop` was raised.
+    fn bisect(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
+        let e = p.empties as i32;
         let mut min = -e / 2;
         let mut max = (e + 1) / 2;
         while min < max {
@@ -509,7 +682,7 @@ impl<B: Bits> Solver<B> {
         mask: B,
         stop: &AtomicBool,
     ) -> Option<(Value, Option<u32>, u64)> {
-        self.nodes = 0;
+        self.reset_nodes();
         let p = self.position(own, mask);
         let column_of = |solver: &Self, cell: B| {
             (0..solver.geo.cols).find(|&c| solver.columns[c as usize] & cell != B::ZERO)
