@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -161,14 +161,7 @@ fn main() {
             eprintln!("the book misses positions the start's solve reaches: not written");
             std::process::exit(1);
         }
-        std::fs::write(&path, book.to_text()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let _ = std::fs::remove_file(&partial);
-        println!(
-            "{}: {} entries, {:.0} s",
-            path.display(),
-            book.len(),
-            started.elapsed().as_secs_f64()
-        );
+        write_book(&book, &path, &partial, started);
         return;
     }
     let todo: Vec<BookPosition> = all
@@ -195,8 +188,14 @@ fn main() {
         );
     });
     let book = Book::new(rows, cols, ply, scores);
-    std::fs::write(&path, book.to_text()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let _ = std::fs::remove_file(&partial);
+    write_book(&book, &path, &partial, started);
+}
+
+/// Writes the finished `book` to `path`, removes the resumption file `partial`, and
+/// says how long the run took since `started`.
+fn write_book(book: &Book, path: &Path, partial: &Path, started: Instant) {
+    std::fs::write(path, book.to_text()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let _ = std::fs::remove_file(partial);
     println!(
         "{}: {} entries, {:.0} s",
         path.display(),
