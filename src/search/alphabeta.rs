@@ -67,11 +67,8 @@ struct Iteration<M> {
 impl<M: Clone> Team<M> {
     pub fn new() -> Self {
         Team {
-            nodes: AtomicU64::new(0),
-            depth: AtomicU32::new(0),
-            completed: Mutex::new(None),
-            partial: Mutex::new(None),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            ..Self::alone()
         }
     }
 
@@ -207,8 +204,6 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     order_buffers: Vec<Vec<(i32, G::Move)>>,
     /// Per ply, the indices of moves left for a second pass (busy elsewhere).
     deferred_buffers: Vec<Vec<usize>>,
-    /// Whether threads defer each other's busy positions in this search.
-    sharing: bool,
     killers: Vec<[Option<G::Move>; KILLERS]>,
     pv_table: Vec<Vec<G::Move>>,
     /// `Level` below full strength: root scores and the random choice (level.rs).
@@ -249,7 +244,6 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             move_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             order_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             deferred_buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
-            sharing: false,
             killers: vec![[None; KILLERS]; MAX_PLY + 1],
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             level: LevelState::new(),
@@ -613,7 +607,6 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.role = role;
         self.solo = team.is_none();
         self.team = team.unwrap_or_default();
-        self.sharing = !self.team.busy.is_empty();
         self.team_mark = 0;
         self.overtaken = false;
         self.iteration_depth = 0;
@@ -831,7 +824,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         let mut best_move = None;
         // With a team, moves after the first whose positions another thread is
         // searching wait for a second pass (simplified ABDADA).
-        let share = self.sharing && depth >= BUSY_DEPTH;
+        let share = depth >= BUSY_DEPTH && !self.team.busy.is_empty();
         let mut deferred = std::mem::take(&mut self.deferred_buffers[ply]);
         deferred.clear();
         let first_pass = ordered.len();
