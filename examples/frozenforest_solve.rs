@@ -1,29 +1,39 @@
-//! Forced wins for Yuki in Frozen Forest: a proof search over every reply of Mina's.
+//! Frozen Forest solved from the start, and forced wins for Yuki in played games.
 //!
 //! ```text
-//! cargo run --release --example frozenforest_solve -- start [trees] [budget]
-//!     solves a small forest from the start: for each of Yuki's placements, whether he
-//!     wins against every placement of Mina's (exact: a game lasts at most as many of
-//!     his moves as there are trees)
+//! cargo run --release --example frozenforest_solve -- start TREES [BUDGET [LOG2 [--exact]]]
+//!     solves a small forest (Trees 4 to 7) from the start with the engine's exact
+//!     solver (src/games/frozenforest/solve.rs): for each of Yuki's placements (one of
+//!     each class of the square's symmetries when the forest is even, so centred),
+//!     whether he wins against every placement of Mina's, and if not, a placement of
+//!     hers that wins; with --exact, her fastest win and its plies from the start.
+//!     BUDGET: nodes in all (default: no limit); LOG2: the table has 2^LOG2 entries
+//!     of 16 bytes (default 26: 1 GiB)
 //! cargo run --release --example frozenforest_solve -- games [depth] [budget] < games.txt
 //!     for each game (its moves on one line, from the start of the full forest), marks
 //!     every position with Yuki to move: W when he can force a win within `depth` of his
 //!     moves, . when he cannot, ? when the node budget ran out
 //! ```
-//! The search is an AND-OR depth-first search: Yuki needs one step that wins, Mina's
-//! every slide must lose. Yuki's steps are tried fewest hidden cells for Mina first,
-//! Mina's slides fewest steps for Yuki first. A table keyed by the position's 64-bit
-//! hash remembers each result with the depth it was searched to (a hash collision
-//! could mislead it, which is acceptable for an analysis tool).
+//! `games` uses a depth-bounded AND-OR search of its own: Yuki needs one step that
+//! wins, Mina's every slide must lose, fewest replies first. Its table is keyed by the
+//! position's 64-bit hash (a collision could mislead it, which is acceptable for an
+//! analysis tool; `start` uses exact keys).
 //!
-//! Measured with it (2026-11-23): Trees 4 and Trees 5 are won by Mina from every
-//! placement of Yuki's; in three games the engine lost as Yuki to the 2-ply minimax
-//! Mina, no position had a forced win within 12 of his moves.
+//! Measured with `games` (2026-11-23): in three games the engine lost as Yuki to the
+//! 2-ply minimax Mina, no position had a forced win within 12 of his moves.
 
 use std::collections::HashMap;
 
+use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 use tabuleiro::game::{Game, Player};
-use tabuleiro::games::frozenforest::{Config, FrozenForest};
+
+use tabuleiro::game::Value;
+use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, solve};
+
+/// The board's side.
+const SIZE: usize = 10;
 
 /// The proof search with its table and node budget.
 struct Prover {
@@ -104,53 +114,116 @@ enum Verdict {
     OutOfBudget,
 }
 
-fn solve_start(trees: u8, budget: u64) {
+fn solve_start(trees: u8, budget: u64, log2_entries: u32, exact: bool) {
     let start = FrozenForest::start(&Config { trees });
-    // Yuki makes at most one move per tree, so this depth is exact.
-    let depth = u32::from(trees) * u32::from(trees);
-    let mut prover = Prover::new(budget);
+    let mut prover = solve::Prover::new(budget, log2_entries);
+    let stop = AtomicBool::new(false);
     let mut placements = Vec::new();
     start.generate_moves(&mut placements);
-    let (mut yuki_wins, mut unknown) = (0, 0);
+    let all = placements.len();
+    // An even forest sits in the middle of the board, so the eight symmetries of the
+    // square map positions to positions of equal value: one placement of each class
+    // is enough. An odd one is off the middle by half a cell: every placement counts.
+    let symmetric = trees.is_multiple_of(2);
+    if symmetric {
+        placements.retain(|&placement| images(placement).iter().all(|&image| image >= placement.0));
+    }
+    let (mut yuki_wins, mut unknown, mut covered) = (0, 0, 0);
     for &placement in &placements {
+        let class = if symmetric {
+            images(placement).iter().collect::<BTreeSet<_>>().len()
+        } else {
+            1
+        };
+        covered += class;
+        let (nodes_before, started) = (prover.nodes(), Instant::now());
         let mut placed = start;
         placed.play(placement);
         let mut answers = Vec::new();
         placed.generate_moves(&mut answers);
-        let mut verdict = Verdict::YukiWins;
-        for &answer in &answers {
-            let mut position = placed;
-            position.play(answer);
-            verdict = match prover.yuki_wins(&position, depth) {
-                Some(true) => continue,
-                Some(false) => Verdict::MinaWins(placed.format_move(answer)),
-                None => Verdict::OutOfBudget,
-            };
-            break;
-        }
-        let text = match verdict {
-            Verdict::YukiWins => {
-                yuki_wins += 1;
-                String::from("Yuki wins against every placement")
+        let text = if exact {
+            // Mina to place: her value, and the placement that keeps it.
+            match prover.solve(&placed, &stop) {
+                Ok(solved) => {
+                    let answer = solved
+                        .best
+                        .map_or(String::from("-"), |m| placed.format_move(m));
+                    match solved.value {
+                        Value::Win(plies) => format!(
+                            "Mina wins with {answer}, {} plies from the start",
+                            plies + 1
+                        ),
+                        value => {
+                            yuki_wins += 1;
+                            format!("Yuki wins ({value:?} for Mina after {answer})")
+                        }
+                    }
+                }
+                Err(_) => {
+                    unknown += 1;
+                    String::from("unknown (out of budget)")
+                }
             }
-            Verdict::MinaWins(answer) => format!("Mina wins with {answer}"),
-            Verdict::OutOfBudget => {
-                unknown += 1;
-                String::from("unknown (out of budget)")
+        } else {
+            let mut verdict = Verdict::YukiWins;
+            for &answer in &answers {
+                let mut position = placed;
+                position.play(answer);
+                verdict = match prover.mover_wins(&position, &stop) {
+                    Ok(true) => continue,
+                    Ok(false) => Verdict::MinaWins(placed.format_move(answer)),
+                    Err(_) => Verdict::OutOfBudget,
+                };
+                break;
+            }
+            match verdict {
+                Verdict::YukiWins => {
+                    yuki_wins += 1;
+                    String::from("Yuki wins against every placement")
+                }
+                Verdict::MinaWins(answer) => format!("Mina wins with {answer}"),
+                Verdict::OutOfBudget => {
+                    unknown += 1;
+                    String::from("unknown (out of budget)")
+                }
             }
         };
+        let class_text = if symmetric {
+            format!(", {class} by symmetry")
+        } else {
+            String::new()
+        };
         println!(
-            "Yuki on {} ({} placements for Mina): {text}",
+            "Yuki on {} ({} placements for Mina{class_text}): {text}; {} nodes, {:.1} s",
             start.format_move(placement),
-            answers.len()
+            answers.len(),
+            prover.nodes() - nodes_before,
+            started.elapsed().as_secs_f64()
         );
     }
     println!(
-        "Trees {trees}: Yuki wins from {yuki_wins} of {} placements, {unknown} unknown; \
-         {} nodes",
+        "Trees {trees}: Yuki wins from {yuki_wins} of {all} placements ({} searched, covering \
+         {covered}), {unknown} unknown; {} nodes",
         placements.len(),
-        prover.nodes
+        prover.nodes()
     );
+}
+
+/// The cells of `placement` under the eight symmetries of the square board.
+fn images(placement: Move) -> [u8; 8] {
+    let last = SIZE as u8 - 1;
+    let (rank, file) = (placement.0 / SIZE as u8, placement.0 % SIZE as u8);
+    let cell = |rank: u8, file: u8| rank * SIZE as u8 + file;
+    [
+        cell(rank, file),
+        cell(rank, last - file),
+        cell(last - rank, file),
+        cell(last - rank, last - file),
+        cell(file, rank),
+        cell(file, last - rank),
+        cell(last - file, rank),
+        cell(last - file, last - rank),
+    ]
 }
 
 fn solve_games(depth: u32, budget: u64) {
@@ -193,15 +266,19 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("start") => {
             let trees = number(1, 4);
-            if !(4..=10).contains(&trees) {
-                eprintln!("Trees is 4 to 10");
+            if !(4..=7).contains(&trees) {
+                eprintln!("the solver takes Trees 4 to 7");
                 std::process::exit(2);
             }
-            solve_start(trees as u8, number(2, 100_000_000));
+            let exact = args.iter().any(|a| a == "--exact");
+            let log2_entries = number(3, 26) as u32;
+            solve_start(trees as u8, number(2, u64::MAX), log2_entries, exact);
         }
         Some("games") => solve_games(number(1, 8) as u32, number(2, 2_000_000)),
         _ => {
-            eprintln!("usage: frozenforest_solve start [trees] [budget] | games [depth] [budget]");
+            eprintln!(
+                "usage: frozenforest_solve start TREES [BUDGET [LOG2 [--exact]]] | games [depth] [budget]"
+            );
             std::process::exit(2);
         }
     }

@@ -29,11 +29,14 @@
 //! minus the trees now on the board (never below zero).
 
 mod eval;
+mod oracle;
 mod playout;
 pub mod sight;
+pub mod solve;
 
-use crate::search::{Method, NoOracle, Strategy};
+use crate::search::{Method, Strategy};
 pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, seed_heuristic};
+pub use oracle::{FrozenForestOracle, SOLVED_TREES};
 
 use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
@@ -479,7 +482,7 @@ impl Game for FrozenForest {
 
 impl Strategy for FrozenForest {
     type Eval = FrozenForestEval;
-    type Oracle = NoOracle;
+    type Oracle = FrozenForestOracle;
 
     const BENCH_DEPTH: u32 = 8;
 

@@ -87,6 +87,10 @@ impl Naive {
         out
     }
 
+    pub fn yuki_to_move(&self) -> bool {
+        self.yuki_to_move
+    }
+
     pub fn name((f, r): (i32, i32)) -> String {
         format!("{}{}", (b'a' + f as u8) as char, r + 1)
     }

@@ -1,0 +1,177 @@
+//! Frozen Forest's exact solver (`src/games/frozenforest/solve.rs`) against a second
+//! method: a plain minimax over the naive rules of `tests/common/naive/frozenforest.rs`
+//! (2D arrays, sight walked cell by cell; nothing shared with the engine but the move
+//! names), with a memo of solved positions and nothing else: no pruning, no ordering.
+
+#[path = "common/naive.rs"]
+mod naive;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use naive::frozenforest::Naive;
+use tabuleiro::game::{Game, Player, Value};
+use tabuleiro::games::frozenforest::solve::Prover;
+use tabuleiro::games::frozenforest::{Config, FrozenForest};
+use tabuleiro::rng::Xorshift;
+use tabuleiro::search::Oracle;
+
+/// The value for the side to move by plain minimax: a win as fast as possible, a loss
+/// as slow as possible.
+fn minimax(board: &Naive, memo: &mut HashMap<String, Value>) -> Value {
+    let key = format!("{} {}", board.board(), board.yuki_to_move());
+    let moves = board.moves();
+    if let Some(&value) = memo.get(&key) {
+        return value;
+    }
+    let mut fastest_win: Option<u32> = None;
+    let mut slowest_loss = 0;
+    for mv in moves.iter().copied() {
+        let mut child = board.clone();
+        child.play(mv);
+        match minimax(&child, memo) {
+            Value::Loss(p) => fastest_win = Some(fastest_win.map_or(p + 1, |f| f.min(p + 1))),
+            Value::Win(p) => slowest_loss = slowest_loss.max(p + 1),
+            Value::Draw(_) => unreachable!("Frozen Forest has no draws"),
+        }
+    }
+    let value = match fastest_win {
+        Some(p) => Value::Win(p),
+        None => Value::Loss(slowest_loss),
+    };
+    memo.insert(key, value);
+    value
+}
+
+/// The same random game in both rule sets, `plies` long (shorter if it ends).
+fn random_game(trees: u8, plies: u32, rng: &mut Xorshift) -> (FrozenForest, Naive) {
+    let mut engine = FrozenForest::start(&Config { trees });
+    let mut plain = Naive::start(usize::from(trees));
+    for _ in 0..plies {
+        let moves = plain.moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        let parsed = engine
+            .parse_move(&Naive::name(mv))
+            .expect("a naive move parses");
+        engine.play(parsed);
+        plain.play(mv);
+    }
+    (engine, plain)
+}
+
+#[test]
+fn the_solver_agrees_with_plain_minimax_on_random_small_forests() {
+    let mut rng = Xorshift::new(20_261_125);
+    let mut prover = Prover::default();
+    let stop = AtomicBool::new(false);
+    let mut memo = HashMap::new();
+    let (mut wins, mut losses) = (0, 0);
+    for sample in 0..40 {
+        // Trees 4 after a few moves of each, Trees 5 from further in (the plain
+        // minimax visits every position it can reach).
+        let (trees, plies) = if sample % 4 == 3 {
+            (5, 16 + (rng.next_u64() % 8) as u32)
+        } else {
+            (4, 7 + (rng.next_u64() % 8) as u32)
+        };
+        let (engine, plain) = random_game(trees, plies, &mut rng);
+        let expected = minimax(&plain, &mut memo);
+        let solved = prover.solve(&engine, &stop).expect("no budget");
+        assert_eq!(solved.value, expected, "{}", engine.fen());
+        match expected {
+            Value::Win(_) => wins += 1,
+            _ => losses += 1,
+        }
+        // The move keeps the value: one ply less, the winner unchanged.
+        if let Some(best) = solved.best {
+            let mut child = engine;
+            child.play(best);
+            let mut plain_child = plain.clone();
+            let name = engine.format_move(best);
+            let naive_move = plain
+                .moves()
+                .into_iter()
+                .find(|&m| Naive::name(m) == name)
+                .expect("the solver's move is legal in the naive rules");
+            plain_child.play(naive_move);
+            let after = minimax(&plain_child, &mut memo);
+            let keeps = match (expected, after) {
+                (Value::Win(p), Value::Loss(q)) | (Value::Loss(p), Value::Win(q)) => q + 1 == p,
+                _ => false,
+            };
+            assert!(
+                keeps,
+                "{}: {name} gives {after:?} after {expected:?}",
+                engine.fen()
+            );
+        }
+    }
+    assert!(wins > 5 && losses > 5, "{wins} wins, {losses} losses");
+}
+
+#[test]
+fn trees_4_is_a_loss_in_26_plies_for_yuki_from_the_start() {
+    let start = FrozenForest::start(&Config { trees: 4 });
+    let mut prover = Prover::default();
+    let stop = AtomicBool::new(false);
+    let solved = prover.solve(&start, &stop).expect("no budget");
+    assert_eq!(solved.value, Value::Loss(26));
+    // His slowest loss starts in a corner of the forest.
+    let best = solved.best.map(|m| start.format_move(m));
+    assert!(
+        ["d4", "d7", "g4", "g7"].contains(&best.as_deref().unwrap_or("")),
+        "{best:?}"
+    );
+    // The engine's `go solve` asks the same solver.
+    let oracle = <FrozenForest as tabuleiro::search::Strategy>::Oracle::new(&Config { trees: 4 });
+    let solution = oracle.solve(&start, &stop).expect("Trees 4 is solved");
+    assert_eq!(solution.value, Value::Loss(26));
+    assert!(solution.nodes > 0);
+    let big = <FrozenForest as tabuleiro::search::Strategy>::Oracle::new(&Config { trees: 10 });
+    assert!(
+        big.solve(&FrozenForest::start(&Config { trees: 10 }), &stop)
+            .is_none()
+    );
+}
+
+#[test]
+fn trees_5_is_won_by_mina_against_every_placement() {
+    let start = FrozenForest::start(&Config { trees: 5 });
+    let mut prover = Prover::default();
+    let stop = AtomicBool::new(false);
+    let mut placements = Vec::new();
+    start.generate_moves(&mut placements);
+    assert_eq!(placements.len(), 25);
+    for placement in placements {
+        let mut placed = start;
+        placed.play(placement);
+        assert_eq!(placed.side_to_move(), Player::P2);
+        assert!(
+            prover.mover_wins(&placed, &stop).expect("no budget"),
+            "Yuki on {}",
+            start.format_move(placement)
+        );
+    }
+}
+
+#[test]
+fn a_stopped_solve_gives_no_answer() {
+    let start = FrozenForest::start(&Config { trees: 6 });
+    let stop = AtomicBool::new(true);
+    assert!(Prover::default().solve(&start, &stop).is_err());
+    // Beyond Trees 7 the keys would not be exact: no answer either.
+    let large = FrozenForest::start(&Config { trees: 8 });
+    assert!(
+        Prover::default()
+            .solve(&large, &AtomicBool::new(false))
+            .is_err()
+    );
+    assert!(
+        Prover::new(1000, 16)
+            .solve(&start, &AtomicBool::new(false))
+            .is_err()
+    );
+}
