@@ -30,7 +30,8 @@ use std::time::Instant;
 use tabuleiro::game::{Game, Player};
 
 use tabuleiro::game::Value;
-use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, solve};
+use tabuleiro::games::frozenforest::solve::{self, children_by_replies};
+use tabuleiro::games::frozenforest::{Config, FrozenForest, Move};
 
 /// The board's side.
 const SIZE: usize = 10;
@@ -41,22 +42,6 @@ struct Prover {
     table: HashMap<u64, (u32, bool)>,
     nodes: u64,
     budget: u64,
-}
-
-/// Each move's position after it, sorted by how many replies the opponent has there.
-fn children_by_replies(position: &FrozenForest) -> Vec<(u64, FrozenForest)> {
-    let mut moves = Vec::new();
-    position.generate_moves(&mut moves);
-    let mut children: Vec<(u64, FrozenForest)> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = *position;
-            child.play(mv);
-            (child.count_moves(), child)
-        })
-        .collect();
-    children.sort_by_key(|&(replies, _)| replies);
-    children
 }
 
 impl Prover {

@@ -317,8 +317,9 @@ fn key(position: &FrozenForest) -> Option<u64> {
     )
 }
 
-/// Each move's position after it, fewest replies for the opponent first.
-fn children_by_replies(position: &FrozenForest) -> Vec<(u64, FrozenForest)> {
+/// Each move's position after it with the opponent's number of replies there, fewest
+/// first.
+pub fn children_by_replies(position: &FrozenForest) -> Vec<(u64, FrozenForest)> {
     let mut moves = Vec::new();
     position.generate_moves(&mut moves);
     let mut children: Vec<(u64, FrozenForest)> = moves
