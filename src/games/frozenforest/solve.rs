@@ -292,12 +292,13 @@ impl Prover {
     }
 }
 
-/// The exact key, or `None` for a forest larger than [`MAX_TREES`]: the trees of the
-/// block, row by row (only the block ever holds trees), then Yuki's and Mina's cells
-/// (127 when not on the board) and the side to move.
+/// The exact key, or `None` for a forest larger than [`MAX_TREES`] or a position with
+/// trees outside the block (a FEN may set one): the trees of the block, row by row,
+/// then Yuki's and Mina's cells (127 when not on the board) and the side to move.
 fn key(position: &FrozenForest) -> Option<u64> {
-    let side = usize::from(position.options().trees);
-    if side > usize::from(MAX_TREES) {
+    let config = position.options();
+    let side = usize::from(config.trees);
+    if side > usize::from(MAX_TREES) || position.trees() & !config.start_trees() != 0 {
         return None;
     }
     // The block starts `offset` cells from the left and from the top (rank 10).
@@ -362,5 +363,10 @@ mod tests {
             trees: MAX_TREES + 1,
         };
         assert_eq!(key(&FrozenForest::start(&large)), None);
+        // A tree outside the block (set by a FEN) has no place in the key.
+        let config = Config { trees: 4 };
+        let outside =
+            FrozenForest::from_parts(config, config.start_trees() | 1, 44, 99, Player::P1, 2);
+        assert_eq!(key(&outside), None);
     }
 }
