@@ -175,3 +175,75 @@ fn a_stopped_solve_gives_no_answer() {
             .is_err()
     );
 }
+
+#[test]
+fn the_trees_5_opening_table_holds_every_placement_and_agrees_with_the_solver() {
+    use tabuleiro::games::frozenforest::TREES_5_START;
+    let config = Config { trees: 5 };
+    let start = FrozenForest::start(&config);
+    let mut placements = Vec::new();
+    start.generate_moves(&mut placements);
+    let mut named: Vec<String> = placements.iter().map(|&m| start.format_move(m)).collect();
+    let mut listed: Vec<String> = TREES_5_START.iter().map(|e| e.0.to_string()).collect();
+    named.sort();
+    listed.sort();
+    assert_eq!(named, listed);
+    for &(placement, reply, plies) in &TREES_5_START {
+        let mut placed = start;
+        placed.play(start.parse_move(placement).expect("a placement"));
+        let mut replies = Vec::new();
+        placed.generate_moves(&mut replies);
+        let reply = placed.parse_move(reply).expect("a reply");
+        assert!(replies.contains(&reply), "{placement} {reply:?}");
+        assert!(
+            plies % 2 == 0 && plies > 2,
+            "{placement}: Mina's win ends on her move"
+        );
+    }
+    // The engine's `go solve` answers the first two plies from the table.
+    let stop = AtomicBool::new(false);
+    let oracle = <FrozenForest as tabuleiro::search::Strategy>::Oracle::new(&config);
+    let longest = TREES_5_START.iter().map(|e| e.2).max().expect("25 entries");
+    let at_start = oracle.solve(&start, &stop).expect("Trees 5 is solved");
+    assert_eq!(at_start.value, Value::Loss(longest));
+    let first = at_start.best.expect("a placement");
+    let entry = TREES_5_START
+        .iter()
+        .find(|e| e.0 == start.format_move(first))
+        .expect("the placement is in the table");
+    assert_eq!(entry.2, longest);
+    let mut placed = start;
+    placed.play(first);
+    let answer = oracle.solve(&placed, &stop).expect("Trees 5 is solved");
+    assert_eq!(answer.value, Value::Win(longest - 1));
+    assert_eq!(
+        answer.best.map(|m| placed.format_move(m)).as_deref(),
+        Some(entry.1)
+    );
+    // Every reply wins for Mina (Yuki, to move after it, loses).
+    let mut prover = Prover::new(u64::MAX, 24);
+    for &(placement, reply, _) in &TREES_5_START {
+        let mut position = start;
+        position.play(start.parse_move(placement).expect("a placement"));
+        position.play(position.parse_move(reply).expect("a reply"));
+        assert!(
+            !prover.mover_wins(&position, &stop).expect("no budget"),
+            "{placement} {reply}"
+        );
+    }
+    // One entry solved again from an empty table, distance and reply.
+    let &(placement, reply, plies) = TREES_5_START
+        .iter()
+        .find(|e| e.0 == "e7")
+        .expect("e7 is a placement");
+    let mut placed = start;
+    placed.play(start.parse_move(placement).expect("a placement"));
+    let solved = Prover::new(u64::MAX, 24)
+        .solve(&placed, &stop)
+        .expect("no budget");
+    assert_eq!(solved.value, Value::Win(plies - 1));
+    assert_eq!(
+        solved.best.map(|m| placed.format_move(m)).as_deref(),
+        Some(reply)
+    );
+}

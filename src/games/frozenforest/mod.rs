@@ -36,7 +36,7 @@ pub mod solve;
 
 use crate::search::{Method, Strategy};
 pub use eval::{FrozenForestEval, Weights, evaluate, evaluate_with, seed_heuristic};
-pub use oracle::{FrozenForestOracle, SOLVED_TREES};
+pub use oracle::{FrozenForestOracle, SOLVED_TREES, TREES_5_START};
 
 use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;

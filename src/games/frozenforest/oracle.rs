@@ -1,18 +1,84 @@
 //! Frozen Forest's exact knowledge: in forests of at most [`SOLVED_TREES`] a side,
 //! `go solve` asks the exact solver ([`super::solve`]), which proves any position of
-//! them with its distance (Trees 4 from the start: about 0.9 million nodes, under a
-//! second here). Larger forests are left to the generic proving search: the solver
-//! takes seconds to minutes on Trees 5 and 6, more than a `go solve` should wait.
+//! them with its distance (Trees 4 from the start: about 1.2 million nodes, under a
+//! second here). Trees 5 from the start takes the solver most of an hour, so its first
+//! two plies answer from a table the solver made ([`TREES_5_START`]); later positions
+//! are the solver's again (seconds to minutes). Larger forests are left to the generic
+//! proving search.
 
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
 use super::solve::Prover;
 use super::{Config, FrozenForest, Move};
+use crate::game::{Game, Value};
 use crate::search::{Oracle, Solution};
 
 /// The largest forest the oracle solves.
-pub const SOLVED_TREES: u8 = 4;
+pub const SOLVED_TREES: u8 = 5;
+
+/// Trees 5 from the start, by `cargo run --release --example frozenforest_solve -- start
+/// 5 18446744073709551615 26 --exact`: for each placement of Yuki's, Mina's placement
+/// that wins fastest and the plies of the whole game from the start.
+pub const TREES_5_START: [(&str, &str, u32); 25] = [
+    ("c4", "e4", 38),
+    ("d4", "f4", 36),
+    ("e4", "g4", 36),
+    ("f4", "c4", 36),
+    ("g4", "c4", 38),
+    ("c5", "c7", 36),
+    ("d5", "f7", 36),
+    ("e5", "e7", 34),
+    ("f5", "d7", 36),
+    ("g5", "g7", 36),
+    ("c6", "c4", 36),
+    ("d6", "f6", 34),
+    ("e6", "c4", 36),
+    ("f6", "c6", 34),
+    ("g6", "g4", 36),
+    ("c7", "c4", 36),
+    ("d7", "g4", 36),
+    ("e7", "e4", 34),
+    ("f7", "c4", 36),
+    ("g7", "g4", 36),
+    ("c8", "c4", 38),
+    ("d8", "f8", 36),
+    ("e8", "e4", 36),
+    ("f8", "c8", 36),
+    ("g8", "c4", 38),
+];
+
+/// The solver's table: 2^22 entries of 16 bytes, 64 MiB.
+const TABLE_LOG2: u32 = 22;
+
+/// The value of the start of Trees 5 or of Mina's placement after it, from
+/// [`TREES_5_START`].
+fn opening(state: &FrozenForest) -> Option<Solution<Move>> {
+    let config = state.options();
+    if config.trees != 5 {
+        return None;
+    }
+    let start = FrozenForest::start(&config);
+    let parse = |position: &FrozenForest, text: &str| position.parse_move(text).ok();
+    if *state == start {
+        // Yuki's slowest loss (the first in the table's order).
+        let &(placement, _, plies) = TREES_5_START.iter().rev().max_by_key(|entry| entry.2)?;
+        return Some(Solution {
+            value: Value::Loss(plies),
+            best: Some(parse(&start, placement)?),
+            nodes: 1,
+        });
+    }
+    TREES_5_START.iter().find_map(|&(placement, reply, plies)| {
+        let mut placed = start;
+        placed.play(parse(&start, placement)?);
+        (*state == placed).then(|| Solution {
+            value: Value::Win(plies - 1),
+            best: parse(&placed, reply),
+            nodes: 1,
+        })
+    })
+}
 
 /// The default oracle solves nothing, for searchers that never `go solve`.
 #[derive(Default)]
@@ -33,8 +99,11 @@ impl Oracle<FrozenForest> for FrozenForestOracle {
         if state.options().trees > SOLVED_TREES {
             return None;
         }
+        if let Some(solution) = opening(state) {
+            return Some(solution);
+        }
         let mut slot = self.prover.as_ref()?.lock().ok()?;
-        let prover = slot.get_or_insert_with(Prover::default);
+        let prover = slot.get_or_insert_with(|| Prover::new(u64::MAX, TABLE_LOG2));
         let before = prover.nodes();
         let solved = prover.solve(state, stop).ok()?;
         Some(Solution {
