@@ -4,6 +4,8 @@
 //! repetition draws are not applied (SPEC §3). The last ply is counted in bulk with
 //! `count_moves`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::game::Game;
 
 /// Move sequences of exactly `depth` plies from `state`.
@@ -32,6 +34,29 @@ fn count<G: Game>(state: &G, depth: u32, bulk: bool) -> u64 {
                     count(&child, depth - 1, bulk)
                 })
                 .sum()
+        }
+    }
+}
+
+/// Like [`count`] with bulk counting, but `None` as soon as `stop` is raised (read at
+/// every position two or more plies from the leaves: a few microseconds apart).
+fn count_until<G: Game>(state: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    match depth {
+        0 => Some(1),
+        1 => Some(state.count_moves()),
+        _ => {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut moves = Vec::new();
+            state.generate_moves(&mut moves);
+            let mut total = 0;
+            for mv in moves {
+                let mut child = state.clone();
+                child.play(mv);
+                total += count_until(&child, depth - 1, stop)?;
+            }
+            Some(total)
         }
     }
 }
@@ -82,6 +107,26 @@ impl<G: Game> Iterator for Divide<G> {
 
 impl<G: Game> ExactSizeIterator for Divide<G> {}
 
+/// A count that `stop` interrupted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Stopped;
+
+impl<G: Game> Divide<G> {
+    /// The next root move and its count, as [`Iterator::next`], but the count ends with
+    /// `Err(Stopped)` as soon as `stop` is raised, not when the root move is done (at
+    /// depth 12 that could be hours).
+    pub fn next_until(&mut self, stop: &AtomicBool) -> Option<Result<(G::Move, u64), Stopped>> {
+        let mv = self.moves.next()?;
+        let mut child = self.root.clone();
+        child.play(mv);
+        Some(
+            count_until(&child, self.depth - 1, stop)
+                .map(|n| (mv, n))
+                .ok_or(Stopped),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +144,18 @@ mod tests {
         // Counted one move at a time; no root move at depth 0.
         assert_eq!(divide(&start, 3).len(), 14);
         assert_eq!(divide(&start, 0).next(), None);
+    }
+
+    #[test]
+    fn a_raised_stop_ends_a_root_move_count_at_once() {
+        let start = Neutreeko::start(&());
+        let running = AtomicBool::new(false);
+        let mut split = divide(&start, 3);
+        let every: Vec<_> = std::iter::from_fn(|| split.next_until(&running)).collect();
+        let plain: Vec<_> = divide(&start, 3).map(Ok).collect();
+        assert_eq!(every, plain);
+        // Depth 12 would take hours; raised, the first root move ends at once.
+        let raised = AtomicBool::new(true);
+        assert_eq!(divide(&start, 12).next_until(&raised), Some(Err(Stopped)));
     }
 }

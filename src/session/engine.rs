@@ -477,8 +477,12 @@ fn run_perft<G: Game>(record: &Record<G>, depth: u32, stop: &AtomicBool, out: &O
             out.send(Response::InfoString("perft stopped".to_string()));
             return;
         }
-        let Some((mv, count)) = split.next() else {
+        let Some(next) = split.next_until(stop) else {
             break;
+        };
+        let Ok((mv, count)) = next else {
+            out.send(Response::InfoString("perft stopped".to_string()));
+            return;
         };
         total += count;
         out.send(Response::Text(format!("{}: {count}", root.format_move(mv))));
