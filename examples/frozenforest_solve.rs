@@ -22,19 +22,14 @@
 //! Measured with `games` (2026-11-23): in three games the engine lost as Yuki to the
 //! 2-ply minimax Mina, no position had a forced win within 12 of his moves.
 
-use std::collections::HashMap;
-
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use tabuleiro::game::{Game, Player};
 
-use tabuleiro::game::Value;
+use tabuleiro::game::{Game, Player, Value};
+use tabuleiro::games::frozenforest::sight::SIZE;
 use tabuleiro::games::frozenforest::solve::{self, children_by_replies};
 use tabuleiro::games::frozenforest::{Config, FrozenForest, Move};
-
-/// The board's side.
-const SIZE: usize = 10;
 
 /// The proof search with its table and node budget.
 struct Prover {

@@ -10,40 +10,24 @@ use crate::game::Game;
 
 /// Move sequences of exactly `depth` plies from `state`.
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
-    count(&state.without_ply_limit(), depth, true)
+    count(&state.without_ply_limit(), depth, true, &NEVER).unwrap_or(0)
 }
 
 /// Perft without bulk counting (every leaf is visited): for cross-checks.
 pub fn perft_full<G: Game>(state: &G, depth: u32) -> u64 {
-    count(&state.without_ply_limit(), depth, false)
+    count(&state.without_ply_limit(), depth, false, &NEVER).unwrap_or(0)
 }
+
+/// A stop flag nobody raises: a count with it always finishes.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Perft of `state` as it is; with `bulk`, the last ply is counted with `count_moves`.
-fn count<G: Game>(state: &G, depth: u32, bulk: bool) -> u64 {
-    match depth {
-        0 => 1,
-        1 if bulk => state.count_moves(),
-        _ => {
-            let mut moves = Vec::new();
-            state.generate_moves(&mut moves);
-            moves
-                .into_iter()
-                .map(|mv| {
-                    let mut child = state.clone();
-                    child.play(mv);
-                    count(&child, depth - 1, bulk)
-                })
-                .sum()
-        }
-    }
-}
-
-/// Like [`count`] with bulk counting, but `None` as soon as `stop` is raised (read at
-/// every position two or more plies from the leaves: a few microseconds apart).
-fn count_until<G: Game>(state: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+/// `None` as soon as `stop` is raised (read at every position two or more plies from
+/// the leaves: a few microseconds apart).
+fn count<G: Game>(state: &G, depth: u32, bulk: bool, stop: &AtomicBool) -> Option<u64> {
     match depth {
         0 => Some(1),
-        1 => Some(state.count_moves()),
+        1 if bulk => Some(state.count_moves()),
         _ => {
             if stop.load(Ordering::Relaxed) {
                 return None;
@@ -54,7 +38,7 @@ fn count_until<G: Game>(state: &G, depth: u32, stop: &AtomicBool) -> Option<u64>
             for mv in moves {
                 let mut child = state.clone();
                 child.play(mv);
-                total += count_until(&child, depth - 1, stop)?;
+                total += count(&child, depth - 1, bulk, stop)?;
             }
             Some(total)
         }
@@ -94,10 +78,7 @@ impl<G: Game> Iterator for Divide<G> {
     type Item = (G::Move, u64);
 
     fn next(&mut self) -> Option<(G::Move, u64)> {
-        let mv = self.moves.next()?;
-        let mut child = self.root.clone();
-        child.play(mv);
-        Some((mv, count(&child, self.depth - 1, true)))
+        self.next_until(&NEVER).and_then(Result::ok)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -112,15 +93,18 @@ impl<G: Game> ExactSizeIterator for Divide<G> {}
 pub struct Stopped;
 
 impl<G: Game> Divide<G> {
-    /// The next root move and its count, as [`Iterator::next`], but the count ends with
-    /// `Err(Stopped)` as soon as `stop` is raised, not when the root move is done (at
-    /// depth 12 that could be hours).
+    /// The next root move and its count, as [`Iterator::next`], but `Err(Stopped)` when
+    /// `stop` is raised before the move or during its count (not only when the root
+    /// move is done: at depth 12 that could be hours).
     pub fn next_until(&mut self, stop: &AtomicBool) -> Option<Result<(G::Move, u64), Stopped>> {
         let mv = self.moves.next()?;
+        if stop.load(Ordering::Relaxed) {
+            return Some(Err(Stopped));
+        }
         let mut child = self.root.clone();
         child.play(mv);
         Some(
-            count_until(&child, self.depth - 1, stop)
+            count(&child, self.depth - 1, true, stop)
                 .map(|n| (mv, n))
                 .ok_or(Stopped),
         )

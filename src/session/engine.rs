@@ -472,14 +472,7 @@ fn run_perft<G: Game>(record: &Record<G>, depth: u32, stop: &AtomicBool, out: &O
     let started = Instant::now();
     let mut split = perft::divide(root, depth);
     let mut total = 0u64;
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            out.send(Response::InfoString("perft stopped".to_string()));
-            return;
-        }
-        let Some(next) = split.next_until(stop) else {
-            break;
-        };
+    while let Some(next) = split.next_until(stop) {
         let Ok((mv, count)) = next else {
             out.send(Response::InfoString("perft stopped".to_string()));
             return;

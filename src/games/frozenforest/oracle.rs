@@ -83,8 +83,8 @@ fn opening(state: &FrozenForest) -> Option<Solution<Move>> {
 /// The default oracle solves nothing, for searchers that never `go solve`.
 #[derive(Default)]
 pub struct FrozenForestOracle {
-    /// In small forests: the prover, made on first use (its table is 16 MiB) and kept
-    /// (the table keeps what it learnt).
+    /// In small forests: the prover, made on first use (its table is 64 MiB:
+    /// [`TABLE_LOG2`]) and kept (the table keeps what it learnt).
     prover: Option<Mutex<Option<Prover>>>,
 }
 

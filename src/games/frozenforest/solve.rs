@@ -70,8 +70,6 @@ const VACANT: Entry = Entry {
 pub struct Prover {
     /// Buckets of [`BUCKET`] entries.
     table: Vec<Entry>,
-    /// Entries in use.
-    used: usize,
     nodes: u64,
     /// The most nodes the searches may visit in all before they give up.
     budget: u64,
@@ -108,7 +106,6 @@ impl Prover {
         let entries = 1usize << log2_entries.clamp(4, 34);
         Prover {
             table: vec![VACANT; entries],
-            used: 0,
             nodes: 0,
             budget,
         }
@@ -117,17 +114,6 @@ impl Prover {
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
-    }
-
-    /// Positions the table holds.
-    pub fn table_len(&self) -> usize {
-        self.used
-    }
-
-    /// Empties the table.
-    pub fn clear(&mut self) {
-        self.table.fill(VACANT);
-        self.used = 0;
     }
 
     /// The bucket of `key`: its first entry's index.
@@ -154,9 +140,6 @@ impl Prover {
                 let slot = (0..BUCKET)
                     .min_by_key(|&i| (bucket[i].key != EMPTY, bucket[i].trees))
                     .unwrap_or(0);
-                if bucket[slot].key == EMPTY {
-                    self.used += 1;
-                }
                 bucket[slot] = Entry {
                     key,
                     trees,
