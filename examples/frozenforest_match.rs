@@ -16,7 +16,8 @@
 //!     SPEC scores Frozen Forest matches (trees eaten break a 1-1 tie)
 //! ```
 //! Variants: see `VARIANTS` below (name, weights), or `w:` and the eight weights in
-//! the order of `Weights`' fields. `FF_YUKI_START=a1` forces Yuki's placement;
+//! the order of `Weights`' fields. `FF_THREADS=2` gives variant `engine` two threads
+//! (the `Threads` option); `FF_YUKI_START=a1` forces Yuki's placement;
 //! `FF_TRACE=1` prints every game (moves, engine scores, final board) to stderr.
 
 use std::sync::Arc;
@@ -356,6 +357,12 @@ fn final_match(games: usize, limit: &str, variant_name: &str, opponents: &str) {
     let mut rng = Xorshift::new(0x5eed_0000_0001);
     let mut engine = if variant_name == "engine" {
         let mut searcher = Box::new(Policy::standard(16, &Config { trees: 10 }));
+        if let Some(threads) = std::env::var("FF_THREADS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+        {
+            searcher.set_threads(threads);
+        }
         searcher.prepare();
         Contestant::Full {
             searcher,

@@ -21,9 +21,9 @@
 //! - **Monte-Carlo tree search: root parallelism.** Every helper grows a tree of its
 //!   own from another seed; at the end the main thread adds the helpers' root
 //!   statistics to its own and chooses from the sum. It needs no lock and no virtual
-//!   loss, and with few threads it plays as well as a shared tree (Chaslot, Winands
-//!   and van den Herik, "Parallel Monte-Carlo Tree Search", 2008, found it the best of
-//!   the three schemes they measured).
+//!   loss, and it played stronger here than one tree shared under a lock with virtual
+//!   loss (docs/strength.md, Threads), as Chaslot, Winands and van den Herik found
+//!   ("Parallel Monte-Carlo Tree Search", 2008).
 //!
 //! Every move played or reported comes from a move list some thread generated itself
 //! at the same root (a helper's principal variation too is built from its own lists),
