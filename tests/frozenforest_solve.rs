@@ -247,3 +247,90 @@ fn the_trees_5_opening_table_holds_every_placement_and_agrees_with_the_solver() 
         Some(reply)
     );
 }
+
+/// A deadline ends a solve as `stop` does, and the prover answers again once it is
+/// lifted.
+#[test]
+fn a_solve_past_its_deadline_gives_no_answer() {
+    let config = Config { trees: 5 };
+    let mut position = FrozenForest::start(&config);
+    for mv in ["e5", "e7"] {
+        position.play(position.parse_move(mv).expect("a placement"));
+    }
+    let stop = AtomicBool::new(false);
+    let mut prover = Prover::new(u64::MAX, 16);
+    prover.set_deadline(Some(std::time::Instant::now()));
+    assert!(prover.solve(&position, &stop).is_err());
+    prover.set_deadline(None);
+    let mut small = FrozenForest::start(&Config { trees: 4 });
+    for mv in ["d4", "f4"] {
+        small.play(small.parse_move(mv).expect("a placement"));
+    }
+    assert_eq!(
+        prover.solve(&small, &stop).map(|s| s.value),
+        Ok(Value::Loss(24))
+    );
+}
+
+/// On the clock, a small forest's position is played as the solver proves it: the
+/// fastest win or the slowest loss, reported as a mate.
+#[test]
+fn on_the_clock_a_small_forest_is_played_by_the_solver() {
+    use std::sync::Arc;
+    use std::time::Duration;
+    use tabuleiro::search::time::Budget;
+    use tabuleiro::search::{Policy, Score, SearchLimits};
+
+    let config = Config { trees: 4 };
+    // The search returns as soon as the solver has proven the position: a long budget
+    // costs nothing, and keeps a busy machine from turning the test into a search.
+    let limits = SearchLimits {
+        budget: Budget {
+            soft: Some(Duration::from_secs(20)),
+            hard: Some(Duration::from_secs(40)),
+        },
+        ..SearchLimits::default()
+    };
+    let mut policy: Policy<FrozenForest> = Policy::standard(4, &config);
+    policy.prepare();
+    let mut rng = Xorshift::new(0xc10c);
+    let (mut wins, mut losses) = (0, 0);
+    while wins < 4 || losses < 4 {
+        let (position, _) = random_game(4, 6 + rng.below(6) as u32, &mut rng);
+        if position.outcome().is_some() {
+            continue;
+        }
+        let stop = AtomicBool::new(false);
+        let solved = Prover::default()
+            .solve(&position, &stop)
+            .expect("no budget");
+        let result = policy.search(
+            &position,
+            &[position.hash()],
+            limits,
+            Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        assert_eq!(result.proven, Some(solved.value), "{position:?}");
+        let best = result.best.expect("a move");
+        // The solver's answer, not a search's: the move alone, no line.
+        assert_eq!(result.pv, vec![best], "{position:?}");
+        let mut next = position;
+        next.play(best);
+        let after = Prover::default().solve(&next, &stop).expect("no budget");
+        // The fastest win leaves a loss one ply shorter; the slowest loss a win.
+        match solved.value {
+            Value::Win(plies) => {
+                wins += 1;
+                assert_eq!(result.score, Score::Mate(plies as i32));
+                assert_eq!(after.value, Value::Loss(plies - 1), "{position:?}");
+            }
+            Value::Loss(plies) => {
+                losses += 1;
+                assert_eq!(result.score, Score::Mate(-(plies as i32)));
+                assert_eq!(after.value, Value::Win(plies - 1), "{position:?}");
+            }
+            Value::Draw(_) => unreachable!("Frozen Forest has no draws"),
+        }
+    }
+}

@@ -72,6 +72,21 @@ pub trait Oracle<G: Game>: Send + Sync + 'static {
         None
     }
 
+    /// On the clock: the exact value of `state` and a move that keeps it (the fastest
+    /// win, the slowest loss), if the game's solver finds them by `deadline` (a part of
+    /// the move's time); `None` otherwise, promptly once `stop` is raised or the
+    /// deadline passes, and the search plays with the time left. What the solver
+    /// learnt meanwhile may serve the next move. A game whose solver is never fast
+    /// enough to play by leaves it `None`.
+    fn solve_on_clock(
+        &self,
+        _state: &G,
+        _stop: &AtomicBool,
+        _deadline: Instant,
+    ) -> Option<Solution<G::Move>> {
+        None
+    }
+
     /// The exact value of a position when a table (or a fast solver) knows it; the
     /// search trusts it in place of searching. Repetition is ignored.
     fn probe(&self, _state: &G) -> Option<Value> {

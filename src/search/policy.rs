@@ -2,7 +2,8 @@
 //!
 //! In order: a proof (`go solve`) asks the game's exact solver first; at full strength
 //! a table that knows the root answers it (the oracle's own root choice, else a probe of
-//! every move); a position the game prefers to play by Monte-Carlo tree search, with no
+//! every move); on the clock, a solver that proves the root within half the move's
+//! time plays its move (the fastest win, the slowest loss); a position the game prefers to play by Monte-Carlo tree search, with no
 //! depth, proof or level asking for alpha-beta's terms, goes to MCTS; everything else to
 //! alpha-beta. The policy also owns the watchdog of the hard time limit, so every
 //! searcher stops on the same flag, and the helper threads ([`super::threads`]) that
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::alphabeta::{AlphaBeta, Team};
 use super::eval::Evaluator;
 use super::mcts::Mcts;
-use super::oracle::Oracle;
+use super::oracle::{Oracle, Solution};
 use super::strategy::{Method, Strategy};
 use super::threads::{Helpers, TeamFlags};
 use super::time::Watchdog;
@@ -140,6 +141,18 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
             {
                 return result;
             }
+            // On the clock, a solver that proves the position in half the move's
+            // time plays it perfectly; the search has the rest when it does not.
+            if limits.level.is_full()
+                && !limits.solve
+                && limits.nodes.is_none()
+                && limits.depth.is_none()
+                && let Some(soft) = limits.budget.soft
+                && let Some(result) =
+                    self.solve_on_clock(root, &stop, started, started + soft / 2, report)
+            {
+                return result;
+            }
             let mcts = root.method() == Method::Mcts
                 && !limits.solve
                 && limits.depth.is_none()
@@ -216,6 +229,41 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> Option<SearchResult<G::Move>> {
         let solution = self.oracle.solve(root, stop)?;
+        Some(self.solved(solution, started, report))
+    }
+
+    /// The game's exact solver on the clock, when it finds the value by `deadline`.
+    fn solve_on_clock(
+        &mut self,
+        root: &G,
+        stop: &AtomicBool,
+        started: Instant,
+        deadline: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        let solution = self.oracle.solve_on_clock(root, stop, deadline);
+        log::debug!(
+            "solver on the clock: {} after {:?}",
+            if solution.is_some() {
+                "solved"
+            } else {
+                "gave up"
+            },
+            started.elapsed()
+        );
+        let solution = solution?;
+        // A solution without a move (a finished game is never searched) is no answer.
+        solution.best?;
+        Some(self.solved(solution, started, report))
+    }
+
+    /// The result of a solver's `solution`, reported.
+    fn solved(
+        &mut self,
+        solution: Solution<G::Move>,
+        started: Instant,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
         let mut result = SearchResult::fallback(solution.best);
         result.proven = Some(solution.value);
         result.nodes = solution.nodes;
@@ -223,7 +271,7 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         result.pv = result.best.into_iter().collect();
         result.depth = solution.value.plies();
         report(&self.info(&result, started));
-        Some(result)
+        result
     }
 
     /// The root decided by a table: the oracle's own choice (with the repetition rule

@@ -21,6 +21,7 @@
 //! (docs/solved.md has the figures of Trees 4, 5 and 6).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use super::sight::SIZE;
 use super::{FrozenForest, Move};
@@ -36,8 +37,8 @@ const EMPTY: u64 = u64::MAX;
 
 /// The score of a win at ply 0 (above any game's length: at most 2 × 101 plies).
 const WIN: i32 = 1000;
-/// The stop flag is read every this many nodes.
-const STOP_INTERVAL: u64 = 4096;
+/// The stop flag and the deadline are read every this many nodes (under a millisecond).
+const STOP_INTERVAL: u64 = 1024;
 
 /// A position's exact value with a move that keeps it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -73,6 +74,8 @@ pub struct Prover {
     nodes: u64,
     /// The most nodes the searches may visit in all before they give up.
     budget: u64,
+    /// When the searches give up (a move on the clock).
+    deadline: Option<Instant>,
 }
 
 /// Why a search returned no answer: `stop` was raised, the node budget ran out, or
@@ -108,7 +111,14 @@ impl Prover {
             table: vec![VACANT; entries],
             nodes: 0,
             budget,
+            deadline: None,
         }
+    }
+
+    /// Makes the searches give up at `deadline` (`None`: never), as if `stop` were
+    /// raised then. What they stored in the table stays.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Positions visited so far.
@@ -236,7 +246,9 @@ impl Prover {
         beta = beta.min(high);
         self.nodes += 1;
         if self.nodes > self.budget
-            || (self.nodes.is_multiple_of(STOP_INTERVAL) && stop.load(Ordering::Relaxed))
+            || (self.nodes.is_multiple_of(STOP_INTERVAL)
+                && (stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|end| Instant::now() >= end)))
         {
             return Err(Interrupted);
         }
