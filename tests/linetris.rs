@@ -550,3 +550,36 @@ fn the_row_clear_root_choice_counts_repetitions() {
     }
     panic!("no lost position found");
 }
+
+/// A solve on the clock that runs out of time leaves the solver's table sound: the
+/// positions it gave up on, solved again on the same table, agree with a solver that
+/// never gave up.
+#[test]
+fn a_solve_cut_short_by_its_deadline_leaves_the_table_sound() {
+    let text = std::fs::read_to_string(l3_path()).expect("read Test_L3_R1");
+    let stop = AtomicBool::new(false);
+    let cut = LinetrisOracle::new(&connect_four());
+    let whole = LinetrisOracle::new(&connect_four());
+    let mut cut_short = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()).take(80) {
+        let (moves, _) = line.split_once(' ').expect("moves and score");
+        // 26 empty cells: more nodes than a search runs before it first looks at
+        // the clock.
+        let prefix = &moves[..16.min(moves.len())];
+        let mut state = Linetris::start(&connect_four());
+        play_digits(&mut state, prefix);
+        if state.outcome().is_some() {
+            continue;
+        }
+        if cut
+            .solve_on_clock(&state, &stop, std::time::Instant::now())
+            .is_none()
+        {
+            cut_short += 1;
+        }
+        let again = cut.solve(&state, &stop).expect("solvable");
+        let truth = whole.solve(&state, &stop).expect("solvable");
+        assert_eq!(again.value, truth.value, "{prefix}");
+    }
+    assert!(cut_short >= 20, "only {cut_short} solves were cut short");
+}

@@ -36,6 +36,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use super::bits::{Bits, Geometry};
 use super::book::{self, Book};
@@ -188,6 +189,8 @@ pub struct Solver<B: Bits> {
     near: Table<B>,
     nodes: u64,
     aborted: bool,
+    /// When a search gives up as if `stop` were raised (a move on the clock).
+    deadline: Option<Instant>,
     /// Use the table only with at least this many empty cells.
     pub table_min_empties: u32,
     /// Use mirror-canonical keys only with at least this many empty cells.
@@ -243,6 +246,7 @@ impl<B: Bits> Solver<B> {
             near: Table::new(NEAR_SIZE),
             nodes: 0,
             aborted: false,
+            deadline: None,
             table_min_empties: 0,
             mirror_min_empties: 0,
             near_max_empties: 0,
@@ -529,7 +533,10 @@ impl<B: Bits> Solver<B> {
     /// a winning move for the side to move.
     fn negamax(&mut self, p: Pos<B>, mut alpha: i32, mut beta: i32, stop: &AtomicBool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0x3fff == 0 && stop.load(Ordering::Relaxed) {
+        if self.nodes & 0x3fff == 0
+            && (stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|end| Instant::now() >= end))
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -604,6 +611,10 @@ impl<B: Bits> Solver<B> {
         let len = self.sorted_moves(p, candidates, &mut moves);
         for &cell in moves[..len].iter().rev() {
             let score = -self.negamax(p.play(cell), -beta, -alpha, stop);
+            // An aborted child's score means nothing: store no bound from it.
+            if self.aborted {
+                return 0;
+            }
             if score >= beta {
                 if use_table {
                     let code = score + self.max_score - 2 * self.min_score + 2;
@@ -619,6 +630,12 @@ impl<B: Bits> Solver<B> {
             self.store(near, index, key, (alpha - self.min_score + 1) as u8);
         }
         alpha
+    }
+
+    /// Makes the searches give up at `deadline` (`None`: never), as if `stop` were
+    /// raised then (within 16,384 nodes). The table keeps only what was proven.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The exact score of a position that is not over (see the module doc), or `None`
