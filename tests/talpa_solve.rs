@@ -174,3 +174,72 @@ fn larger_boards_are_refused() {
     assert!(Solver::new(8, 12).is_err());
     assert!(Solver::new(5, 12).is_err());
 }
+
+/// On the clock, every 4×4 position the solver proves is played as it proves it: the
+/// value, the fastest win or slowest loss, the move alone as the line.
+#[test]
+fn on_the_clock_4x4_is_played_by_the_solver() {
+    use std::sync::Arc;
+    use std::time::Duration;
+    use tabuleiro::search::time::Budget;
+    use tabuleiro::search::{Policy, SearchLimits};
+
+    // The search returns as soon as the solver has proven the position: a long budget
+    // costs nothing, and keeps a busy machine from turning the test into a search.
+    let limits = SearchLimits {
+        budget: Budget {
+            soft: Some(Duration::from_secs(20)),
+            hard: Some(Duration::from_secs(40)),
+        },
+        ..SearchLimits::default()
+    };
+    let mut policy: Policy<Talpa> = Policy::standard(4, &config(4));
+    policy.prepare();
+    let mut solver = Solver::new(4, 16).expect("4x4");
+    let stop = AtomicBool::new(false);
+    let mut rng = Xorshift::new(0x7a1);
+    let mut seen = [0; 2];
+    while seen[0] < 4 || seen[1] < 4 {
+        let mut state = Talpa::start(&config(4));
+        for _ in 0..rng.below(6) {
+            let mut moves = Vec::new();
+            state.generate_moves(&mut moves);
+            if state.outcome().is_some() || moves.is_empty() {
+                break;
+            }
+            state.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if state.outcome().is_some() {
+            continue;
+        }
+        let solved = solver.solve(&state, &stop).expect("not stopped");
+        let result = policy.search(
+            &state,
+            &[state.hash()],
+            limits,
+            Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        assert_eq!(result.proven, Some(solved.value), "{}", state.fen());
+        let best = result.best.expect("a move");
+        assert_eq!(result.pv, vec![best], "{}", state.fen());
+        let mut next = state;
+        next.play(best);
+        let after = match next.outcome() {
+            Some(Outcome::Win(winner)) if winner == next.side_to_move() => Value::Win(0),
+            Some(_) => Value::Loss(0),
+            None => solver.solve(&next, &stop).expect("not stopped").value,
+        };
+        match solved.value {
+            Value::Win(plies) => {
+                seen[0] += 1;
+                assert_eq!(after, Value::Loss(plies - 1), "{}", state.fen());
+            }
+            Value::Loss(plies) => {
+                seen[1] += 1;
+                assert_eq!(after, Value::Win(plies - 1), "{}", state.fen());
+            }
+            Value::Draw(_) => unreachable!("Talpa has no draws"),
+        }
+    }
+}

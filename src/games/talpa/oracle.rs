@@ -1,10 +1,12 @@
 //! Talpa's exact knowledge: on 4×4 boards, `go solve` asks the exact solver
 //! ([`super::solve`]), which proves any 4×4 position with its distance in well under a
-//! second (the start: 72,301 nodes). Larger boards are left to the generic proving
-//! search: 6×6 from the start is out of the solver's reach in a `go solve`'s time.
+//! second (the start: 72,301 nodes), and on the clock plays every 4×4 position it proves
+//! within half the move's time. Larger boards are left to the generic proving search:
+//! 6×6 from the start is out of the solver's reach in a `go solve`'s time.
 
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use super::solve::Solver;
 use super::{Config, Talpa};
@@ -31,6 +33,42 @@ impl Oracle<Talpa> for TalpaOracle {
     }
 
     fn solve(&self, state: &Talpa, stop: &AtomicBool) -> Option<Solution<super::Move>> {
+        self.solve_until(state, stop, None)
+    }
+
+    /// On the clock too: a 4×4 position takes the solver a few milliseconds at most.
+    fn solve_on_clock(
+        &self,
+        state: &Talpa,
+        stop: &AtomicBool,
+        deadline: Instant,
+    ) -> Option<Solution<super::Move>> {
+        self.solve_until(state, stop, Some(deadline))
+    }
+
+    /// The solver is made before `readyok`, not on a move's clock.
+    fn prepare(&self) {
+        if let Some(slot) = &self.solver
+            && let Ok(mut slot) = slot.lock()
+            && slot.is_none()
+        {
+            *slot = Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok();
+        }
+    }
+
+    fn wait(&self, _stop: &AtomicBool, _deadline: Option<Instant>) {
+        self.prepare();
+    }
+}
+
+impl TalpaOracle {
+    /// The solver's value of `state`, given up at `deadline` if any.
+    fn solve_until(
+        &self,
+        state: &Talpa,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Option<Solution<super::Move>> {
         if state.size() != SOLVED_SIZE {
             return None;
         }
@@ -39,7 +77,10 @@ impl Oracle<Talpa> for TalpaOracle {
             Some(solver) => solver,
             None => slot.insert(Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()?),
         };
-        let solved = solver.solve(state, stop)?;
+        solver.set_deadline(deadline);
+        let solved = solver.solve(state, stop);
+        solver.set_deadline(None);
+        let solved = solved?;
         Some(Solution {
             value: solved.value,
             best: solved.pv.first().copied(),

@@ -22,6 +22,7 @@
 //! solver takes boards up to 6×6 (an exact key of two 36-bit boards fits 80 bits).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use super::{Move, Talpa};
 use crate::game::{Game, Outcome, Player, Value};
@@ -141,6 +142,9 @@ pub struct Solver {
     history: Vec<u32>,
     nodes: u64,
     stopped: bool,
+    /// When the alpha-beta search gives up as if `stop` were raised (a move on the
+    /// clock).
+    deadline: Option<Instant>,
 }
 
 /// A symmetry of the board: (last index, rank, file) to (rank, file).
@@ -267,6 +271,7 @@ impl Solver {
             history: vec![0; 64 * 64],
             nodes: 0,
             stopped: false,
+            deadline: None,
         })
     }
 
@@ -499,7 +504,10 @@ impl Solver {
         stop: &AtomicBool,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 && stop.load(Ordering::Relaxed) {
+        if self.nodes & 0xfff == 0
+            && (stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|end| Instant::now() >= end))
+        {
             self.stopped = true;
         }
         if self.stopped {
@@ -665,6 +673,12 @@ impl Solver {
             Some(outcome) => Value::of_outcome(outcome, state.side_to_move()),
             None => score_to_value(self.exact(&Board::of(state), stop)?),
         })
+    }
+
+    /// Makes the alpha-beta searches give up at `deadline` (`None`: never), as if
+    /// `stop` were raised then. The table keeps only what was proven.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Solves `state` (its size must be the solver's): the value for the side to move,
