@@ -30,8 +30,9 @@ use crate::search::{Oracle, RootProbe, Solution};
 
 /// On the clock, Connect Four positions with at most this many empty cells are given
 /// to the solver first (on the standard board it solves 28 empty cells in about 10 ms,
-/// 32 in about 100: docs/solved.md).
-const CLOCK_EMPTIES: u32 = 28;
+/// 32 in about 100: docs/solved.md, and it often fails at 32; 32 played better than 28
+/// and as well as 36: docs/experiments/linetris.md).
+const CLOCK_EMPTIES: u32 = 32;
 
 /// The largest retrograde table the oracle builds when no cache file has it (memory
 /// during the build, two bytes an entry): 4 × 5 17 MiB, 7 × 4 126 MiB, 5 × 5 291 MiB,
