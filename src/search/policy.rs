@@ -3,11 +3,12 @@
 //! In order: a proof (`go solve`) asks the game's exact solver first; at full strength
 //! a table that knows the root answers it (the oracle's own root choice, else a probe of
 //! every move); on the clock, a solver that proves the root within half the move's
-//! time plays its move (the fastest win, the slowest loss); a position the game prefers to play by Monte-Carlo tree search, with no
-//! depth, proof or level asking for alpha-beta's terms, goes to MCTS; everything else to
-//! alpha-beta. The policy also owns the watchdog of the hard time limit, so every
-//! searcher stops on the same flag, and the helper threads ([`super::threads`]) that
-//! search beside the main one when `Threads` is above 1.
+//! time plays its move (the fastest win, the slowest loss); a position the game prefers
+//! to play by Monte-Carlo tree search, with no depth, proof or level asking for
+//! alpha-beta's terms, goes to MCTS; everything else to alpha-beta. The policy also
+//! owns the watchdog of the hard time limit, so every searcher stops on the same flag,
+//! and the helper threads ([`super::threads`]) that search beside the main one when
+//! `Threads` is above 1.
 
 use std::borrow::Cow;
 use std::sync::Arc;

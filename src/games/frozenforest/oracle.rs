@@ -6,8 +6,8 @@
 //! are the solver's again (seconds to minutes). Larger forests are left to the generic
 //! proving search.
 
-use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::solve::Prover;
@@ -89,8 +89,8 @@ fn opening(state: &FrozenForest) -> Option<Solution<Move>> {
 /// The default oracle solves nothing, for searchers that never `go solve`.
 #[derive(Default)]
 pub struct FrozenForestOracle {
-    /// In small forests: the prover, made on first use (its table is 64 MiB:
-    /// [`TABLE_LOG2`]) and kept (the table keeps what it learnt).
+    /// In small forests: the prover, made by [`Oracle::prepare`] or on first use (its
+    /// table is 64 MiB: [`TABLE_LOG2`]) and kept (the table keeps what it learnt).
     prover: Option<Mutex<Option<Prover>>>,
 }
 
@@ -104,11 +104,7 @@ impl Oracle<FrozenForest> for FrozenForestOracle {
     /// The prover of a small forest, with its 64 MiB table, is made here (before
     /// `readyok`), not on a move's clock.
     fn prepare(&self) {
-        if let Some(slot) = &self.prover
-            && let Ok(mut slot) = slot.lock()
-        {
-            slot.get_or_insert_with(|| Prover::new(u64::MAX, TABLE_LOG2));
-        }
+        let _ = self.prover();
     }
 
     fn wait(&self, _stop: &AtomicBool, _deadline: Option<Instant>) {
@@ -133,6 +129,13 @@ impl Oracle<FrozenForest> for FrozenForestOracle {
 }
 
 impl FrozenForestOracle {
+    /// The prover of a small forest, made if need be; `None` in a larger forest.
+    fn prover(&self) -> Option<MutexGuard<'_, Option<Prover>>> {
+        let mut slot = self.prover.as_ref()?.lock().ok()?;
+        slot.get_or_insert_with(|| Prover::new(u64::MAX, TABLE_LOG2));
+        Some(slot)
+    }
+
     /// The value of `state` from the opening table or the prover, which gives up at
     /// `deadline` (the table keeps what it learnt).
     fn solve_until(
@@ -147,8 +150,8 @@ impl FrozenForestOracle {
         if let Some(solution) = opening(state) {
             return Some(solution);
         }
-        let mut slot = self.prover.as_ref()?.lock().ok()?;
-        let prover = slot.get_or_insert_with(|| Prover::new(u64::MAX, TABLE_LOG2));
+        let mut slot = self.prover()?;
+        let prover = slot.as_mut()?;
         let before = prover.nodes();
         prover.set_deadline(deadline);
         let solved = prover.solve(state, stop);

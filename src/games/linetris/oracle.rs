@@ -28,10 +28,10 @@ use super::{Config, Linetris, Move, PROBE_EMPTIES};
 use crate::game::{Game, Outcome, Value};
 use crate::search::{Oracle, RootProbe, Solution};
 
-/// On the clock, Connect Four positions with at most this many empty cells are given
-/// to the solver first (on the standard board it solves 28 empty cells in about 10 ms,
-/// 32 in about 100: docs/solved.md, and it often fails at 32; 32 played better than 28
-/// and as well as 36: docs/experiments/linetris.md).
+/// On the clock, Connect Four positions with at most this many empty cells go to the
+/// solver first. On the standard board it solves 28 empty cells in about 10 ms and 32
+/// in about 100 (docs/solved.md), so at 32 it often runs out of time; still 32 played
+/// better than 28, and 36 no better than 32 (docs/experiments/linetris.md).
 const CLOCK_EMPTIES: u32 = 32;
 
 /// The largest retrograde table the oracle builds when no cache file has it (memory
@@ -433,9 +433,8 @@ impl Oracle<Linetris> for LinetrisOracle {
         self.solve_connect_four(state, stop, false, None)
     }
 
-    /// Connect Four from [`CLOCK_EMPTIES`] empty cells down: the solver within the
-    /// time given (a few milliseconds at 24 empty cells, tens at 28, on the standard
-    /// board).
+    /// Connect Four from [`CLOCK_EMPTIES`] empty cells down, by the solver within the
+    /// time given.
     fn solve_on_clock(
         &self,
         state: &Linetris,

@@ -4,8 +4,8 @@
 //! within half the move's time. Larger boards are left to the generic proving search:
 //! 6×6 from the start is out of the solver's reach in a `go solve`'s time.
 
-use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::solve::Solver;
@@ -20,8 +20,8 @@ const LOG2_ENTRIES: u32 = 16;
 /// The default oracle solves nothing, for searchers that never `go solve`.
 #[derive(Default)]
 pub struct TalpaOracle {
-    /// On 4×4 boards: the solver, made on first use and kept (its table keeps what it
-    /// learnt).
+    /// On 4×4 boards: the solver, made by [`Oracle::prepare`] or on first use and kept
+    /// (its table keeps what it learnt).
     solver: Option<Mutex<Option<Solver>>>,
 }
 
@@ -48,12 +48,7 @@ impl Oracle<Talpa> for TalpaOracle {
 
     /// The solver is made before `readyok`, not on a move's clock.
     fn prepare(&self) {
-        if let Some(slot) = &self.solver
-            && let Ok(mut slot) = slot.lock()
-            && slot.is_none()
-        {
-            *slot = Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok();
-        }
+        let _ = self.solver();
     }
 
     fn wait(&self, _stop: &AtomicBool, _deadline: Option<Instant>) {
@@ -62,6 +57,15 @@ impl Oracle<Talpa> for TalpaOracle {
 }
 
 impl TalpaOracle {
+    /// The 4×4 solver, made if need be; `None` on other boards.
+    fn solver(&self) -> Option<MutexGuard<'_, Option<Solver>>> {
+        let mut slot = self.solver.as_ref()?.lock().ok()?;
+        if slot.is_none() {
+            *slot = Some(Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()?);
+        }
+        Some(slot)
+    }
+
     /// The solver's value of `state`, given up at `deadline` if any.
     fn solve_until(
         &self,
@@ -72,11 +76,8 @@ impl TalpaOracle {
         if state.size() != SOLVED_SIZE {
             return None;
         }
-        let mut slot = self.solver.as_ref()?.lock().ok()?;
-        let solver = match slot.as_mut() {
-            Some(solver) => solver,
-            None => slot.insert(Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()?),
-        };
+        let mut slot = self.solver()?;
+        let solver = slot.as_mut()?;
         solver.set_deadline(deadline);
         let solved = solver.solve(state, stop);
         solver.set_deadline(None);
