@@ -162,6 +162,12 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
                 return self.search_mcts(root, limits, &stop, time_up, report);
             }
         }
+        // A proof clears the table: no helper of the last search may still write to it
+        // then. Otherwise a helper still finishing the last search (its stop flag is
+        // up) only adds entries, and the move's clock does not wait for it.
+        if limits.solve {
+            self.helpers.settle();
+        }
         // Below full strength the one thread's random choice is the level.
         if self.helpers.is_empty() || !limits.level.is_full() {
             return self
@@ -170,8 +176,6 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         }
         let flags = TeamFlags::new(time_up);
         let team = Arc::new(Team::new());
-        // No helper of the last search may still write when this one readies the table.
-        self.helpers.settle();
         let table = self.alphabeta.begin_search(&limits);
         self.helpers
             .start_alphabeta(&table, root, history, limits, &flags, &team);

@@ -32,7 +32,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -97,6 +97,9 @@ struct Worker<G: Game> {
     done: Receiver<Done<G::Move>>,
     /// A job was sent and its report not yet received.
     busy: bool,
+    /// That job is the latest search's (a helper still finishing an earlier job when
+    /// a search starts gets none in it).
+    current: bool,
     /// Dropping the job channel ends the thread; nothing waits for it.
     _handle: JoinHandle<()>,
 }
@@ -132,6 +135,7 @@ impl<G: Game> Helpers<G> {
                     jobs,
                     done,
                     busy: false,
+                    current: false,
                     _handle: handle,
                 }),
                 Err(error) => {
@@ -152,18 +156,48 @@ impl<G: Game> Helpers<G> {
     }
 
     /// Waits for every helper still finishing an earlier job (its team's stop flag
-    /// is up, so not for long): a new search, or a table cleared, starts only when no
-    /// helper of the last one can still write.
+    /// is up, so not for long): a table is cleared only when no helper can still
+    /// write to it.
     pub fn settle(&mut self) {
         for worker in &mut self.workers {
             if worker.busy {
                 let _ = worker.done.recv();
                 worker.busy = false;
             }
+            worker.current = false;
         }
     }
 
-    /// Starts every helper on an alpha-beta search of `root` on `table`, in `team`.
+    /// Takes, without waiting, the reports of earlier jobs that have ended (they are
+    /// stale: a new search is starting) and marks every helper as not in it yet.
+    fn poll(&mut self) {
+        for worker in &mut self.workers {
+            if worker.busy {
+                match worker.done.try_recv() {
+                    Ok(_) | Err(TryRecvError::Disconnected) => worker.busy = false,
+                    Err(TryRecvError::Empty) => {}
+                }
+            }
+            worker.current = false;
+        }
+    }
+
+    /// Marks the helpers free to take the new search's job as in it. A helper the
+    /// machine has not yet given the CPU to end its last job (its stop flag is up) sits
+    /// this search out rather than make the new one wait: on a busy machine that wait
+    /// was several milliseconds of the move's clock. Its late writes to the shared
+    /// table are entries like any other (each verified by its key).
+    fn claim_free(&mut self) {
+        self.poll();
+        for worker in &mut self.workers {
+            if !worker.busy {
+                worker.busy = true;
+                worker.current = true;
+            }
+        }
+    }
+
+    /// Starts every free helper on an alpha-beta search of `root` on `table`, in `team`.
     pub fn start_alphabeta(
         &mut self,
         table: &Arc<Tt>,
@@ -173,10 +207,9 @@ impl<G: Game> Helpers<G> {
         flags: &TeamFlags,
         team: &Arc<Team<G::Move>>,
     ) {
-        self.settle();
         let history: Arc<[u64]> = history.into();
-        for worker in &mut self.workers {
-            worker.busy = true;
+        self.claim_free();
+        for worker in self.workers.iter().filter(|w| w.current) {
             let _ = worker.jobs.send(Job::AlphaBeta {
                 table: Arc::clone(table),
                 root: root.clone(),
@@ -188,7 +221,7 @@ impl<G: Game> Helpers<G> {
         }
     }
 
-    /// Starts every helper on a tree of its own of `root`, each from a seed drawn from
+    /// Starts every free helper on a tree of its own of `root`, each from a seed drawn from
     /// `seed` and its number, within `memory_mib` MiB, counting playouts in `team`.
     pub fn start_mcts(
         &mut self,
@@ -198,9 +231,8 @@ impl<G: Game> Helpers<G> {
         flags: &TeamFlags,
         team: &Arc<Team<G::Move>>,
     ) {
-        self.settle();
-        for (index, worker) in self.workers.iter_mut().enumerate() {
-            worker.busy = true;
+        self.claim_free();
+        for (index, worker) in self.workers.iter().filter(|w| w.current).enumerate() {
             let _ = worker.jobs.send(Job::Mcts {
                 root: root.clone(),
                 seed: mix(seed ^ (index as u64 + 1)),
@@ -211,16 +243,17 @@ impl<G: Game> Helpers<G> {
         }
     }
 
-    /// The reports of the helpers that finish their jobs within `patience` (the
-    /// caller raised the team's stop flag; `None` waits for all): the root statistics
-    /// of their trees after an MCTS job. A helper that the machine has not yet given
-    /// the CPU to finish stays busy until [`Helpers::settle`]: the `bestmove` does not
-    /// wait for a thread that may wake milliseconds later on a busy machine.
+    /// The reports of this search's helpers that finish their jobs within `patience`
+    /// (the caller raised the team's stop flag; `None` waits for all): the root
+    /// statistics of their trees after an MCTS job. A helper that the machine has not
+    /// yet given the CPU to finish stays busy, and its report is dropped when it comes:
+    /// the `bestmove` does not wait for a thread that may wake milliseconds later on a
+    /// busy machine.
     pub fn collect(&mut self, patience: Option<Duration>) -> Vec<Vec<RootChild<G::Move>>> {
         let deadline = patience.map(|p| Instant::now() + p);
         let mut trees = Vec::new();
         for worker in &mut self.workers {
-            if !worker.busy {
+            if !(worker.busy && worker.current) {
                 continue;
             }
             let report = match deadline {
@@ -235,12 +268,16 @@ impl<G: Game> Helpers<G> {
             match report {
                 Ok(done) => {
                     worker.busy = false;
+                    worker.current = false;
                     if let Done::Mcts(children) = done {
                         trees.push(children);
                     }
                 }
                 // Gone: nothing to wait for.
-                Err(RecvTimeoutError::Disconnected) => worker.busy = false,
+                Err(RecvTimeoutError::Disconnected) => {
+                    worker.busy = false;
+                    worker.current = false;
+                }
                 Err(RecvTimeoutError::Timeout) => {}
             }
         }
