@@ -169,8 +169,13 @@ impl<G: Game> Helpers<G> {
     }
 
     /// Takes, without waiting, the reports of earlier jobs that have ended (they are
-    /// stale: a new search is starting) and marks every helper as not in it yet.
-    fn poll(&mut self) {
+    /// stale: a new search is starting) and marks the helpers now free as in the new
+    /// search. A helper the machine has not yet given the CPU to end its last job (its
+    /// stop flag is up) sits this search out rather than make the new one wait: on a
+    /// busy machine that wait was several milliseconds of the move's clock. Its late
+    /// writes to the shared table are entries like any other (each verified by its
+    /// key).
+    fn claim_free(&mut self) {
         for worker in &mut self.workers {
             if worker.busy {
                 match worker.done.try_recv() {
@@ -178,22 +183,8 @@ impl<G: Game> Helpers<G> {
                     Err(TryRecvError::Empty) => {}
                 }
             }
-            worker.current = false;
-        }
-    }
-
-    /// Marks the helpers free to take the new search's job as in it. A helper the
-    /// machine has not yet given the CPU to end its last job (its stop flag is up) sits
-    /// this search out rather than make the new one wait: on a busy machine that wait
-    /// was several milliseconds of the move's clock. Its late writes to the shared
-    /// table are entries like any other (each verified by its key).
-    fn claim_free(&mut self) {
-        self.poll();
-        for worker in &mut self.workers {
-            if !worker.busy {
-                worker.busy = true;
-                worker.current = true;
-            }
+            worker.current = !worker.busy;
+            worker.busy = true;
         }
     }
 
