@@ -496,13 +496,17 @@ fn the_row_clear_oracle_plays_from_the_retrograde_table() {
         end.play(mv);
     }
     assert_eq!(end.outcome(), Some(Outcome::Win(Player::P2)));
-    // The table ignores the ply limit: a limit that could end the game first makes the
-    // oracle decline.
+    // The table ignores the ply limit: a loss the limit ends first is a draw by the
+    // limit (issue 32), in as many plies as the limit leaves.
     let short = config(4, 4, true, 21);
     let limited = LinetrisOracle::new(&short);
     limited.wait(&stop, None);
-    assert_eq!(limited.probe(&Linetris::start(&short)), None);
-    assert!(limited.solve(&Linetris::start(&short), &stop).is_none());
+    assert_eq!(
+        limited.probe(&Linetris::start(&short)),
+        Some(Value::Draw(21))
+    );
+    let solved = limited.solve(&Linetris::start(&short), &stop).unwrap();
+    assert_eq!(solved.value, Value::Draw(21));
     // Boards too large to build on demand (8 x 4 takes 1 GiB) have no table without
     // a cache file.
     let big = LinetrisOracle::with_cache_dir(&config(8, 4, true, 0), None);

@@ -1,11 +1,16 @@
 //! The generic searcher on Neutreeko positions whose value is known: every claimed
 //! property of a position (a win in 3, a single saving move) is first checked by brute
-//! force with the naive rules in `tests/common/naive.rs`.
+//! force with the naive rules in `tests/common/naive.rs`. Then the search as an arena
+//! drives the binary (issue 32): a `Hash` the system refuses, `movetime` used in full,
+//! a Linetris table value the ply limit cuts short, the last `info` against `bestmove`.
+//! (`TABULEIRO_BIN=path` runs those against another binary, e.g. an older build.)
 
 #[path = "common/naive.rs"]
 mod naive;
 #[path = "common/neutreeko_positions.rs"]
 mod neutreeko_positions;
+#[path = "common/process.rs"]
+mod process;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -438,4 +443,223 @@ fn a_table_from_an_earlier_search_does_not_make_a_mate_slower() {
         "{:?}",
         reused.proven
     );
+}
+
+// The binary, as an arena drives it.
+
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+/// The longest any test here waits for a line.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn binary() -> String {
+    std::env::var("TABULEIRO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_tabuleiro").to_string())
+}
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    /// The binary, run by `sh -c` after `prefix` (e.g. a `ulimit`), or directly.
+    fn start(prefix: Option<&str>) -> Engine {
+        let mut command = match prefix {
+            Some(prefix) => {
+                let mut sh = Command::new("sh");
+                sh.arg("-c")
+                    .arg(format!("{prefix}; exec \"$0\""))
+                    .arg(binary());
+                sh
+            }
+            None => Command::new(binary()),
+        };
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let lines = process::lines_of(child.stdout.take().expect("stdout is piped"));
+        let stdin = child.stdin.take().expect("stdin is piped");
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        writeln!(self.stdin, "{text}").expect("the engine reads its input");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        match process::until(&self.lines, PATIENCE, |line| line.starts_with(prefix)) {
+            Ok(seen) => seen,
+            Err(why) => panic!("no '{prefix}' line: {why:?}"),
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = process::wait_with_limit(&mut self.child, PATIENCE, "the engine");
+        assert!(status.success(), "the engine exited with {status}");
+    }
+}
+
+/// The last `info … pv` line of `lines` and the `bestmove`'s move.
+fn last_pv_and_best(lines: &[String]) -> (Option<String>, String) {
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv.to_string()));
+    let best = lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove line")
+        .to_string();
+    (pv, best)
+}
+
+#[test]
+fn a_hash_the_system_refuses_is_an_error_and_the_table_of_before_stays() {
+    // About 1 GB of address space: a 2 GiB table cannot be had.
+    let mut engine = Engine::start(Some("ulimit -v 1000000"));
+    engine.send("setoption name Hash value 2048");
+    engine.send("isready");
+    let seen = engine.until("readyok");
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("info string error:") && l.contains("Hash")),
+        "{seen:?}"
+    );
+    // The engine still searches, and a size that fits is taken.
+    engine.send("position startpos");
+    engine.send("go depth 4");
+    engine.until("bestmove");
+    engine.send("setoption name Hash value 64");
+    engine.send("isready");
+    let seen = engine.until("readyok");
+    assert!(!seen.iter().any(|l| l.contains("error")), "{seen:?}");
+    engine.quit();
+}
+
+#[test]
+fn movetime_is_used_in_full_unless_the_value_is_proven() {
+    // Positions where a search that will not start an iteration it does not expect to
+    // finish answered after about half the time (Talpa's start, Fabrik's third bench
+    // position). MoveOverhead is 20 by default: 480 ms to use; 95 % of it at least.
+    let cases = [
+        ("talpa", "startpos"),
+        ("fabrik", "fen 7w3/11/11/1x9/2w8/2o1o6/2x8/11/11/11/11 x 6"),
+        ("linetris", "fen 7/7/7/7/x3o2/x1oxo2 x 6"),
+    ];
+    let mut engine = Engine::start(None);
+    for (game, position) in cases {
+        engine.send(&format!("game {game}"));
+        engine.send(&format!("position {position}"));
+        engine.send("isready");
+        engine.until("readyok");
+        let started = Instant::now();
+        engine.send("go movetime 500");
+        let seen = engine.until("bestmove");
+        let used = started.elapsed();
+        let proven = seen.iter().any(|l| l.contains(" score mate "));
+        assert!(
+            proven || used >= Duration::from_millis(456),
+            "{game}: answered after {used:?} of 480 ms: {seen:?}"
+        );
+    }
+    engine.quit();
+}
+
+#[test]
+fn a_linetris_table_loss_the_ply_limit_cuts_short_is_a_draw_answered_at_once() {
+    // 5 × 4 with RowClear: the table says o loses in 42, but the limit (80 plies)
+    // ends the game 37 plies from here, first: a draw under the rules.
+    let mut engine = Engine::start(None);
+    for line in [
+        "game linetris",
+        "setoption name Rows value 5",
+        "setoption name Cols value 4",
+        "setoption name RowClear value true",
+        "isready",
+    ] {
+        engine.send(line);
+    }
+    engine.until("readyok");
+    engine.send("position fen 4/4/2o1/oxx1/xxo1 o 43");
+    let started = Instant::now();
+    engine.send("go solve");
+    let seen = engine.until("bestmove");
+    assert!(
+        seen.iter().any(|l| l == "info string solved draw plies 37"),
+        "{seen:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1), "{seen:?}");
+    // On the clock the table answers too, at once.
+    let started = Instant::now();
+    engine.send("go movetime 1000");
+    let seen = engine.until("bestmove");
+    assert!(
+        seen.iter().any(|l| l == "info string tablebase draw"),
+        "{seen:?}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(500), "{seen:?}");
+    engine.quit();
+}
+
+#[test]
+fn the_last_info_line_starts_with_the_bestmove() {
+    // A search cut short (by `stop`, or at the end of a movetime) may change its mind
+    // after its last report: the move played is then reported once more. Talpa (alpha-
+    // beta) and Frozen Forest's Yuki (MCTS), stopped at various moments.
+    let mut engine = Engine::start(None);
+    let mut tries = 0;
+    for (game, position) in [
+        ("talpa", "startpos"),
+        (
+            "talpa",
+            "fen rbrb1rrb/brbr1rbr/rbr1b1bb/rrbbbrbr/1brr1rrb/brbrb2r/rr1bbbbb/r1br1rbr b 11",
+        ),
+        ("frozenforest", "startpos"),
+    ] {
+        engine.send(&format!("game {game}"));
+        engine.send(&format!("position {position}"));
+        engine.send("isready");
+        engine.until("readyok");
+        for wait in [37, 120, 250, 433, 610] {
+            engine.send("go infinite");
+            std::thread::sleep(Duration::from_millis(wait));
+            engine.send("stop");
+            let seen = engine.until("bestmove");
+            let (pv, best) = last_pv_and_best(&seen);
+            let pv = pv.unwrap_or_else(|| panic!("{game}: no info line: {seen:?}"));
+            assert_eq!(
+                pv.split_whitespace().next(),
+                Some(best.as_str()),
+                "{game} after {wait} ms: the last pv is not the bestmove's: {seen:?}"
+            );
+            tries += 1;
+        }
+        for movetime in [60, 150, 333] {
+            engine.send(&format!("go movetime {movetime}"));
+            let seen = engine.until("bestmove");
+            let (pv, best) = last_pv_and_best(&seen);
+            let pv = pv.unwrap_or_else(|| panic!("{game}: no info line: {seen:?}"));
+            assert_eq!(
+                pv.split_whitespace().next(),
+                Some(best.as_str()),
+                "{game} at movetime {movetime}: {seen:?}"
+            );
+        }
+    }
+    assert_eq!(tries, 15);
+    engine.quit();
 }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::eval::Evaluator;
 use super::level::LevelState;
 use super::oracle::Oracle;
-use super::tt::{Bound, PROVEN, Tt};
+use super::tt::{Bound, PROVEN, TableError, Tt};
 use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Score, SearchLimits, SearchResult};
 use crate::game::{Game, MoveCode, Outcome, Value};
 
@@ -251,11 +251,15 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         }
     }
 
-    /// Changes the table size (its contents are lost).
-    pub fn set_hash(&mut self, mib: usize) {
+    /// Changes the table size, allocating the new table now (the contents are lost).
+    /// When the system refuses the memory the error says so and the previous table
+    /// stays, contents and all.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), TableError> {
+        let tt = Tt::try_new(mib)?;
         self.hash_mib = mib;
-        self.tt = Arc::new(Tt::new(0));
-        self.table_ready = false;
+        self.tt = Arc::new(tt);
+        self.table_ready = true;
+        Ok(())
     }
 
     /// Forgets what earlier searches learnt (a new game).
@@ -275,11 +279,33 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.ensure_table();
     }
 
+    /// Allocates the table at `hash_mib` if it is not yet. Should the system refuse the
+    /// memory (a new game's table while the last one's is still held), a table of half
+    /// the size is tried, and so on: a smaller table, never an abort.
     fn ensure_table(&mut self) {
-        if !self.table_ready {
-            self.tt = Arc::new(Tt::new(self.hash_mib));
-            self.table_ready = true;
+        if self.table_ready {
+            return;
         }
+        let mut mib = self.hash_mib.max(1);
+        loop {
+            match Tt::try_new(mib) {
+                Ok(tt) => {
+                    self.tt = Arc::new(tt);
+                    break;
+                }
+                Err(error) if mib > 1 => {
+                    log::warn!("{error}; trying {} MiB", mib / 2);
+                    mib /= 2;
+                }
+                Err(error) => {
+                    // The placeholder table stays (it is allocated already).
+                    log::warn!("{error}; keeping the smallest table");
+                    break;
+                }
+            }
+        }
+        self.hash_mib = mib;
+        self.table_ready = true;
     }
 
     /// The transposition table (allocated if it was not), to share with helpers.
@@ -389,17 +415,17 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                         // A partial iteration searches the last best move first, and
                         // takes another only on a full score: its PV's first move is the
                         // best found so far.
-                        if let Some(&first) = self.pv_table[0].first() {
-                            result.best = Some(first);
-                            if result.pv.is_empty() {
-                                result.pv = vec![first];
-                            }
+                        let mut partial = None;
+                        if !self.pv_table[0].is_empty() {
+                            partial = Some((self.root_score, self.pv_table[0].clone()));
                         }
                         // A helper may have found a better move in the part of the
                         // root it searched, as deep or deeper.
                         if let Some(found) = self.helper_partial(result.depth) {
-                            result.best = found.pv.first().copied().or(result.best);
-                            result.pv = found.pv;
+                            partial = Some((found.score, found.pv));
+                        }
+                        if let Some((score, pv)) = partial {
+                            self.adopt_partial(&mut result, score, pv, report);
                         }
                         break;
                     }
@@ -438,13 +464,18 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             depth = result.depth + 1;
             // Time: no new iteration past the soft budget, nor one that would end past
             // the hard limit if it costs as much more than this one as this one did more
-            // than the last (at least twice as much).
+            // than the last (at least twice as much). Without a soft budget (a fixed
+            // time per move) the hard limit is the time to use: the iterations go on
+            // until it stops one, whose best move is played if it beat the last.
             let this_iteration = iteration_started.elapsed();
             let elapsed = self.started.elapsed();
-            if let Some(soft) = limits.budget.soft
-                && elapsed >= soft
-            {
-                break;
+            if let Some(soft) = limits.budget.soft {
+                if elapsed >= soft {
+                    break;
+                }
+            } else if limits.budget.hard.is_some() {
+                last_iteration = this_iteration;
+                continue;
             }
             if let Some(hard) = limits.budget.hard {
                 let growth = if last_iteration > Duration::ZERO {
@@ -508,6 +539,33 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         }
         result.pv = iteration.pv;
         report(&self.info(result.depth, result.score, &result.pv));
+    }
+
+    /// Takes the best move of an iteration the limits cut short (`pv`, scoring `score`
+    /// at the iteration's depth) when it is not the move already chosen, and reports
+    /// it, so that the last `info` line's PV starts with the move played. The depth
+    /// and any proof stay the last completed iteration's.
+    fn adopt_partial(
+        &self,
+        result: &mut SearchResult<G::Move>,
+        score: i32,
+        pv: Vec<G::Move>,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) {
+        let Some(&first) = pv.first() else {
+            return;
+        };
+        if result.pv.first() == Some(&first) {
+            return;
+        }
+        result.best = Some(first);
+        // Below full strength a root score carries a bonus and is no score of the
+        // position: the last completed one stands.
+        if !self.level.is_weakened() {
+            result.score = Score::from_internal(score);
+        }
+        result.pv = pv;
+        report(&self.info(self.iteration_depth, result.score, &result.pv));
     }
 
     /// Searches `root` as helper number `index` (0 for the first) of a team: on the

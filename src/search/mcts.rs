@@ -373,13 +373,31 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
+    /// Whether the tree can take `more` nodes without a new allocation the system
+    /// refuses; when it cannot, the tree is full from now on (playouts go on from its
+    /// leaves) rather than the process aborted.
+    fn room(&mut self, more: usize) -> bool {
+        if self.nodes.capacity() - self.nodes.len() >= more {
+            return true;
+        }
+        if self.nodes.try_reserve(more).is_ok() {
+            return true;
+        }
+        log::warn!(
+            "mcts: no memory for more than {} nodes: the tree is full",
+            self.nodes.len()
+        );
+        self.capacity = self.nodes.len();
+        false
+    }
+
     /// Expands the leaf `index` (its position is `state`) and plays a game out from one
     /// of its new children; returns the winner (`None` for a draw).
     fn expand_and_play(&mut self, index: u32, state: &mut G) -> Option<Player> {
         if let Some(outcome) = state.outcome() {
             return self.settle(index, outcome);
         }
-        if self.nodes.len() + EXPANSION_ROOM <= self.capacity {
+        if self.nodes.len() + EXPANSION_ROOM <= self.capacity && self.room(EXPANSION_ROOM) {
             self.moves.clear();
             state.generate_moves(&mut self.moves);
             let first = self.nodes.len() as u32;

@@ -22,6 +22,7 @@ use super::oracle::{Oracle, Solution};
 use super::strategy::{Method, Strategy};
 use super::threads::{Helpers, TeamFlags};
 use super::time::Watchdog;
+use super::tt::TableError;
 use super::{Info, MATE, MAX_PLY, Score, SearchLimits, SearchResult, value_to_score};
 use crate::game::Outcome;
 
@@ -88,10 +89,12 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
         &self.oracle
     }
 
-    /// Changes the table size (its contents are lost).
-    pub fn set_hash(&mut self, mib: usize) {
+    /// Changes the table size, allocating it now (its contents are lost); on an error
+    /// (no memory) nothing changes.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), TableError> {
+        self.alphabeta.set_hash(mib)?;
         self.hash_mib = mib;
-        self.alphabeta.set_hash(mib);
+        Ok(())
     }
 
     /// Forgets what earlier searches learnt (a new game).
@@ -148,9 +151,9 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
                 && !limits.solve
                 && limits.nodes.is_none()
                 && limits.depth.is_none()
-                && let Some(soft) = limits.budget.soft
+                && let Some(spend) = limits.budget.spend()
                 && let Some(result) =
-                    self.solve_on_clock(root, &stop, started, started + soft / 2, report)
+                    self.solve_on_clock(root, &stop, started, started + spend / 2, report)
             {
                 return result;
             }

@@ -6,7 +6,10 @@
 //!   every node and every playout: a clock read every N nodes is late where nodes are
 //!   expensive (a node may order hundreds of moves), and a search that has lost
 //!   the CPU to a busy machine cannot notice the time itself.
-//! - The soft budget decides whether another iteration is worth starting.
+//! - The soft budget decides whether another iteration is worth starting. A fixed
+//!   time per move (`movetime`) has none: UCI and every arena read it as the time to
+//!   use, so the search runs until the hard budget ends it (less `MoveOverhead`), and
+//!   plays the best move of the iteration it was in when that beat the last one.
 //! - Budgets count from the moment the command arrived ([`SearchLimits::started`](
 //!   super::SearchLimits::started)), not from when the search thread got going:
 //!   arenas charge the wall time from `go` to `bestmove`.
@@ -22,8 +25,18 @@ use std::time::{Duration, Instant};
 /// Budgets for one search; `None` means no time limit.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Budget {
+    /// Past it no new iteration starts. `None` with a hard budget: the hard budget is
+    /// the time to use (a fixed time per move).
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
+}
+
+impl Budget {
+    /// The time a search means to spend: the soft budget, or all of the hard one when
+    /// there is no soft one.
+    pub fn spend(&self) -> Option<Duration> {
+        self.soft.or(self.hard)
+    }
 }
 
 /// What the clock says for the side to move, in milliseconds (the protocol's terms,
@@ -104,7 +117,9 @@ pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64) -> Budget {
         let hard = movetime.saturating_sub(overhead_ms).max(movetime / 3);
         let hard = Duration::from_millis(hard);
         budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
-        budget.soft = Some(budget.soft.map_or(hard, |s| s.min(hard)));
+        // Alone, the fixed time is all to be used: no soft budget. With a clock too,
+        // the clock's soft budget stands (within the fixed time).
+        budget.soft = budget.soft.map(|s| s.min(hard));
     }
     budget
 }
@@ -240,16 +255,25 @@ mod tests {
     }
 
     #[test]
-    fn movetime_is_a_hard_limit_less_overhead() {
+    fn movetime_is_the_time_to_use_less_overhead() {
         let c = Clock {
             movetime: Some(100),
             ..Clock::default()
         };
         let b = budget(&c, 10);
         assert_eq!(b.hard, ms(90));
-        assert_eq!(b.soft, ms(90));
+        // No soft budget: the search uses all of it.
+        assert_eq!(b.soft, None);
+        assert_eq!(b.spend(), ms(90));
         let b = budget(&c, 80);
         assert_eq!(b.hard, ms(33));
+        // With a clock as well, the clock's soft budget (within the fixed time).
+        let c = Clock {
+            movetime: Some(1000),
+            ..clock(1000, 10)
+        };
+        let b = budget(&c, 10);
+        assert_eq!((b.soft, b.hard), (us(39_200), us(117_600)));
     }
 
     #[test]

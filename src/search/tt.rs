@@ -117,6 +117,20 @@ impl Slot {
     }
 }
 
+/// A table the system has no memory for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TableError {
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no memory for a transposition table of {} MiB", self.mib)
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// The table. Its size is set in MiB; it never grows. Every method takes `&self`:
 /// threads share it through an `Arc`.
 pub struct Tt {
@@ -133,15 +147,34 @@ impl Tt {
     /// system maps page by page on first write, and a table left so would pay for
     /// those faults during the first searches instead of where it is allocated (before
     /// `readyok`, or before the clock starts).
+    ///
+    /// # Panics
+    /// When the system refuses the memory (an abort, as any failed allocation):
+    /// [`Tt::try_new`] reports it instead.
     pub fn new(mib: usize) -> Self {
-        let count = (mib.max(1) * 1024 * 1024 / size_of::<Slot>()).max(MIN_SLOTS);
+        match Tt::try_new(mib) {
+            Ok(tt) => tt,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// [`Tt::new`], or an error when the system refuses the memory (a `Hash` larger
+    /// than the machine or the process's limit allows).
+    pub fn try_new(mib: usize) -> Result<Self, TableError> {
+        let bytes = mib.max(1).saturating_mul(1024 * 1024);
+        let count = (bytes / size_of::<Slot>()).max(MIN_SLOTS);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|_| TableError { mib })?;
+        slots.extend((0..count).map(|_| Slot::default()));
         let tt = Tt {
-            slots: (0..count).map(|_| Slot::default()).collect(),
+            slots: slots.into_boxed_slice(),
             age: AtomicU8::new(0),
             generation: AtomicU16::new(1),
         };
         tt.wipe();
-        tt
+        Ok(tt)
     }
 
     pub fn len(&self) -> usize {

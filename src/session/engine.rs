@@ -28,8 +28,9 @@ pub trait Engine: Send {
     fn display(&self) -> String;
     /// Forgets what earlier searches learnt (clears the table now, not at the next `go`).
     fn new_game(&mut self);
-    /// Resizes the transposition table, allocating it now.
-    fn set_hash(&mut self, mib: usize);
+    /// Resizes the transposition table, allocating it now; when the system refuses
+    /// the memory, the error and the previous table kept.
+    fn set_hash(&mut self, mib: usize) -> Result<(), String>;
     /// Searches on `threads` threads from now on, started here; the number running
     /// (fewer only if the system refused threads).
     fn set_threads(&mut self, threads: usize) -> usize;
@@ -279,10 +280,10 @@ impl<G: Strategy> Engine for GameEngine<G> {
         lock(&self.policy).clear();
     }
 
-    fn set_hash(&mut self, mib: usize) {
-        let mut policy = lock(&self.policy);
-        policy.set_hash(mib);
-        policy.prepare();
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        lock(&self.policy)
+            .set_hash(mib)
+            .map_err(|error| format!("Hash: {error}; the table of before is kept"))
     }
 
     fn set_threads(&mut self, threads: usize) -> usize {
@@ -428,6 +429,7 @@ fn run_search<G: Strategy>(
     } else {
         let mut policy = lock(policy);
         let started = Instant::now();
+        let mut last: Option<Info<G::Move>> = None;
         let result = policy.search(
             root,
             record.history(),
@@ -435,8 +437,33 @@ fn run_search<G: Strategy>(
             Arc::clone(stop),
             &mut |info| {
                 out.send(info_line(root, info));
+                last = Some(info.clone());
             },
         );
+        // The last `info` line's PV starts with the move played: a searcher that
+        // changed its mind after its last report (a search cut short) is reported once
+        // more, with the result's line.
+        if let Some(mv) = result.best
+            && last
+                .as_ref()
+                .is_none_or(|info| info.pv.first() != Some(&mv))
+        {
+            let pv = if result.pv.first() == Some(&mv) {
+                result.pv.clone()
+            } else {
+                vec![mv]
+            };
+            let info = Info {
+                depth: result.depth,
+                seldepth: last.as_ref().map_or(1, |info| info.seldepth),
+                score: result.score,
+                nodes: result.nodes,
+                time: limits.started.unwrap_or(started).elapsed(),
+                hashfull: last.as_ref().map_or(0, |info| info.hashfull),
+                pv,
+            };
+            out.send(info_line(root, &info));
+        }
         log::debug!(
             "search: {} nodes, depth {}, {:?}",
             result.nodes,

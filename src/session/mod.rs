@@ -461,9 +461,9 @@ impl Session {
         match name.to_ascii_lowercase().as_str() {
             "game" => return self.select_game(value_text),
             "hash" => {
-                let mib = spin("Hash", value_text, 1, HASH_MAX)?;
-                self.hash_mib = mib as usize;
-                self.engine.set_hash(self.hash_mib);
+                let mib = spin("Hash", value_text, 1, HASH_MAX)? as usize;
+                self.engine.set_hash(mib)?;
+                self.hash_mib = mib;
                 return Ok(());
             }
             "threads" => {

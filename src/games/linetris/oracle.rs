@@ -121,18 +121,20 @@ impl LinetrisOracle {
         self.retro.as_ref()?.table.get().map(|(_, source)| *source)
     }
 
-    /// The value of a RowClear position by the table, when the table knows it and the
-    /// ply limit cannot change it: the table ignores the limit, so a win or loss must
-    /// end by the limit (a draw stays a draw under any limit).
+    /// The value of a RowClear position under the rules, from the table's value, which
+    /// ignores the ply limit. A draw stays a draw under any limit. A win or loss in n
+    /// plies stands when it ends by the limit; when it does not, the position is a
+    /// draw, ended by the limit: n is the fastest win the winner can force, so no win
+    /// comes sooner, and the loser, who cannot force a win without a limit, cannot
+    /// with one either (a win by the limit is a win without it).
     fn retro_probe(table: &Table, state: &Linetris) -> Option<Value> {
         let value = table.probe(state)?;
-        match value {
-            Value::Draw(_) => Some(Value::Draw(0)),
-            v if u64::from(state.plies) + u64::from(v.plies()) <= u64::from(state.rules.limit) => {
-                Some(v)
-            }
-            _ => None,
-        }
+        let (plies, limit) = (u64::from(state.plies), u64::from(state.rules.limit));
+        Some(match value {
+            Value::Draw(_) => Value::Draw(0),
+            v if plies + u64::from(v.plies()) <= limit => v,
+            _ => Value::Draw(limit.saturating_sub(plies) as u32),
+        })
     }
 
     /// `go solve` from the table: the value and the best move (fastest win, a draw,

@@ -319,6 +319,18 @@ pub fn build_bytes(rows: u32, cols: u32) -> u64 {
     2 * entries(rows, cols)
 }
 
+/// `n` bytes of `value`, or `None` (logged) when the system refuses the memory: a
+/// table that does not fit is no table, not an abort.
+fn filled(n: usize, value: u8) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if bytes.try_reserve_exact(n).is_err() {
+        log::warn!("linetris retrograde table: no memory for {n} bytes");
+        return None;
+    }
+    bytes.resize(n, value);
+    Some(bytes)
+}
+
 impl Table {
     /// Builds the table of a `rows` × `cols` board. Needs [`build_bytes`] of memory.
     pub fn build(rows: u32, cols: u32) -> Table {
@@ -328,16 +340,18 @@ impl Table {
 
     /// Builds the table, or gives up (`None`) soon after `cancel` is set: between
     /// layers (a second at most on the largest boards), and every million indices of
-    /// the first scan.
+    /// the first scan; or at once when the system refuses the memory (logged).
     pub fn build_until(rows: u32, cols: u32, cancel: &AtomicBool) -> Option<Table> {
         let layout = Layout::new(rows, cols).expect("board too large for the retrograde table");
         let geo = layout.geo;
         let n = layout.entries();
-        let mut dist = vec![INVALID; n];
+        let mut dist = filled(n, INVALID)?;
         // Moves not yet known to lose, per undecided state.
-        let mut open = vec![0u8; n];
+        let mut open = filled(n, 0u8)?;
         // The states of the current distance (indices fit 32 bits: see `fits`).
         let mut layer: Vec<u32> = Vec::new();
+        // The system refused memory for a layer: no table rather than an abort.
+        let mut refused = false;
         let scanned = layout.for_each(|index, pos| {
             if index % (1 << 20) == 0 && cancel.load(Ordering::Relaxed) {
                 return ControlFlow::Break(());
@@ -350,6 +364,10 @@ impl Table {
             let playable = geo.playable(mask);
             if geo.winning_cells(own, mask) & playable != 0 {
                 dist[index] = 1;
+                if layer.try_reserve(1).is_err() {
+                    refused = true;
+                    return ControlFlow::Break(());
+                }
                 layer.push(index as u32);
             } else {
                 dist[index] = UNDECIDED;
@@ -358,6 +376,9 @@ impl Table {
             ControlFlow::Continue(())
         });
         if scanned.is_break() {
+            if refused {
+                log::warn!("linetris retrograde table: no memory for the first layer");
+            }
             return None;
         }
         let mut d: u8 = 1;
@@ -377,17 +398,25 @@ impl Table {
                     if dist[parent] != UNDECIDED {
                         return;
                     }
-                    if d.is_multiple_of(2) {
-                        dist[parent] = d + 1;
-                        next.push(parent as u32);
+                    let decided = if d.is_multiple_of(2) {
+                        true
                     } else {
                         open[parent] -= 1;
-                        if open[parent] == 0 {
-                            dist[parent] = d + 1;
-                            next.push(parent as u32);
+                        open[parent] == 0
+                    };
+                    if decided {
+                        if next.try_reserve(1).is_err() {
+                            refused = true;
+                            return;
                         }
+                        dist[parent] = d + 1;
+                        next.push(parent as u32);
                     }
                 });
+                if refused {
+                    log::warn!("linetris retrograde table: no memory for layer {}", d + 1);
+                    return None;
+                }
             }
             layer = next;
             d += 1;

@@ -6,6 +6,18 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use super::index::{Geometry, geometry};
 use super::*;
 
+/// Starts a build thread in `scope`, or says why the system refused it (the build
+/// then fails, and the engine plays without the table).
+fn spawn<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> Result<std::thread::ScopedJoinHandle<'scope, T>, String> {
+    std::thread::Builder::new()
+        .name("tablebase build".to_string())
+        .spawn_scoped(scope, work)
+        .map_err(|why| format!("cannot start a build thread: {why}"))
+}
+
 fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
@@ -175,21 +187,28 @@ impl Table {
         let geo = geometry();
         let threads = threads.clamp(1, 16);
         let rows = geo.rows();
-        let mut cells = vec![0u8; rows * FREE_SETS];
+        let size = rows * FREE_SETS;
+        let mut cells = Vec::new();
+        cells
+            .try_reserve_exact(size)
+            .map_err(|_| format!("no memory for the table ({size} bytes)"))?;
+        cells.resize(size, 0u8);
 
         // Positions lost in 0, lines of the side to move, and move counters; each
         // thread fills a band of rows.
         let rows_per_band = rows.div_ceil(threads);
         let lost: Vec<Vec<(u16, u32)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = cells
+            let handles = cells
                 .chunks_mut(rows_per_band * FREE_SETS)
                 .enumerate()
                 .map(|(band, band_cells)| {
-                    scope.spawn(move || first_pass(geo, band * rows_per_band, band_cells))
+                    spawn(scope, move || {
+                        first_pass(geo, band * rows_per_band, band_cells)
+                    })
                 })
-                .collect();
-            handles.into_iter().map(join).collect()
-        });
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok::<_, String>(handles.into_iter().map(join).collect())
+        })?;
         let mut frontier = Frontier::from_pairs(rows, lost);
 
         let mut plies = 0u32;
@@ -215,10 +234,10 @@ impl Table {
                         let (band, tail) = rest.split_at_mut((pair[1] - pair[0]) * FREE_SETS);
                         rest = tail;
                         let rows = pair[0]..pair[1];
-                        handles.push(scope.spawn(move || level.propagate(geo, rows, band)));
+                        handles.push(spawn(scope, move || level.propagate(geo, rows, band))?);
                     }
-                    handles.into_iter().map(join).collect()
-                })
+                    Ok::<_, String>(handles.into_iter().map(join).collect())
+                })?
             };
             frontier = Frontier::from_pairs(rows, found);
             plies += 1;
@@ -295,12 +314,12 @@ impl Table {
             };
             let chunk = open.len().div_ceil(threads.max(1)).max(1);
             let still_open: Vec<u32> = std::thread::scope(|scope| {
-                let handles: Vec<_> = open
+                let handles = open
                     .chunks(chunk)
-                    .map(|part| scope.spawn(|| solve(part)))
-                    .collect();
-                handles.into_iter().flat_map(join).collect()
-            });
+                    .map(|part| spawn(scope, || solve(part)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok::<_, String>(handles.into_iter().flat_map(join).collect())
+            })?;
             quiet_passes = if still_open.len() == open.len() {
                 quiet_passes + 1
             } else {
