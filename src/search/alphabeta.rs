@@ -783,39 +783,85 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             }
         }
 
+        // A win on the spot (the game can tell without a search): exact.
+        if !weakened && let Some(mv) = self.eval.win_now(state) {
+            let score = MATE - ply as i32 - 1;
+            self.pv_table[ply].push(mv);
+            let entry = score_to_tt(score, ply);
+            self.tt
+                .store(hash, Some(mv.code()), entry, PROVEN, Bound::Exact);
+            return score;
+        }
+
         let leaves_before = self.heuristic_leaves;
         let original_alpha = alpha;
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
         moves.clear();
-        state.generate_moves(&mut moves);
-        if moves.is_empty() {
-            self.move_buffers[ply] = moves;
-            self.order_buffers[ply] = ordered;
-            // Cannot happen for games that report no-move losses in `outcome`.
-            return -(MATE - ply as i32);
-        }
         ordered.clear();
         let killers = self.killers[ply];
-        // The table's move comes first, then the killers (in the order generated), and
-        // they are tried before the others are scored: where one cuts off, as one
-        // mostly does, ordering the rest is never paid for.
-        ordered.extend(moves.iter().map(|&mv| (0, mv)));
-        let mut unscored = 0;
-        if let Some(code) = tt_move
-            && let Some(i) = moves.iter().position(|mv| mv.code() == code)
-        {
-            ordered[..=i].rotate_right(1);
-            ordered[0].0 = 1 << 30;
-            unscored = 1;
+        // Facing a threat to win at once, only the moves that stop it (the others lose
+        // at once); with none, the node is lost in two plies (the root still plays one).
+        let forced = self.eval.forced_replies(state, &mut moves);
+        if forced && moves.is_empty() && ply > 0 {
+            self.move_buffers[ply] = moves;
+            self.order_buffers[ply] = ordered;
+            let score = -(MATE - ply as i32 - 2);
+            self.tt
+                .store(hash, None, score_to_tt(score, ply), PROVEN, Bound::Exact);
+            return score;
         }
-        if ply > 0 && killers[0].is_some() {
-            let first_killer = unscored;
-            for i in first_killer..ordered.len() {
-                if killers.contains(&Some(ordered[i].1)) {
-                    ordered[unscored..=i].rotate_right(1);
-                    ordered[unscored].0 = 1 << 24;
-                    unscored += 1;
+        // Staged: where the game checks a move's legality, the table's move and the
+        // killers are tried before the moves are generated at all (most nodes cut off
+        // on one of them).
+        let staged = !forced && self.eval.checks_legality();
+        let mut generated = !staged;
+        let mut unscored = 0;
+        if staged {
+            if let Some(code) = tt_move
+                && let Some(mv) = self.eval.legal_move(state, code)
+            {
+                ordered.push((1 << 30, mv));
+            }
+            if ply > 0 {
+                for &killer in killers.iter().flatten() {
+                    if !ordered.iter().any(|&(_, mv)| mv == killer)
+                        && self.eval.legal_move(state, killer.code()).is_some()
+                    {
+                        ordered.push((1 << 24, killer));
+                    }
+                }
+            }
+            unscored = ordered.len();
+        } else {
+            if moves.is_empty() {
+                state.generate_moves(&mut moves);
+            }
+            if moves.is_empty() {
+                self.move_buffers[ply] = moves;
+                self.order_buffers[ply] = ordered;
+                // Cannot happen for games that report no-move losses in `outcome`.
+                return -(MATE - ply as i32);
+            }
+            // The table's move comes first, then the killers (in the order generated),
+            // and they are tried before the others are scored: where one cuts off, as
+            // one mostly does, ordering the rest is never paid for.
+            ordered.extend(moves.iter().map(|&mv| (0, mv)));
+            if let Some(code) = tt_move
+                && let Some(i) = moves.iter().position(|mv| mv.code() == code)
+            {
+                ordered[..=i].rotate_right(1);
+                ordered[0].0 = 1 << 30;
+                unscored = 1;
+            }
+            if ply > 0 && killers[0].is_some() {
+                let first_killer = unscored;
+                for i in first_killer..ordered.len() {
+                    if killers.contains(&Some(ordered[i].1)) {
+                        ordered[unscored..=i].rotate_right(1);
+                        ordered[unscored].0 = 1 << 24;
+                        unscored += 1;
+                    }
                 }
             }
         }
@@ -827,10 +873,27 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         let share = depth >= BUSY_DEPTH && !self.team.busy.is_empty();
         let mut deferred = std::mem::take(&mut self.deferred_buffers[ply]);
         deferred.clear();
-        let first_pass = ordered.len();
+        let mut first_pass = ordered.len();
         let mut step = 0;
         self.path.push(hash);
         loop {
+            if !generated && step == ordered.len() {
+                // The moves tried before generating did not cut off: now the rest.
+                generated = true;
+                state.generate_moves(&mut moves);
+                let tried = ordered.len();
+                for &mv in &moves {
+                    if !ordered[..tried].iter().any(|&(_, done)| done == mv) {
+                        ordered.push((0, mv));
+                    }
+                }
+                first_pass = ordered.len();
+                if ordered.is_empty() {
+                    // Cannot happen for games that report no-move losses in `outcome`.
+                    best_score = -(MATE - ply as i32);
+                    break;
+                }
+            }
             let (index, second_pass) = if step < first_pass {
                 (step, false)
             } else if let Some(&index) = deferred.get(step - first_pass) {
