@@ -768,3 +768,54 @@ fn line_answers_add_only_moves_that_are_walled_in() {
     });
     assert!(checked > 20, "{checked}");
 }
+
+/// Whether the side to move wins within 3 plies whatever the opponent does, by playing
+/// every move (wins at once checked by playing too).
+fn wins_within_3(state: &Fabrik) -> bool {
+    let us = state.side_to_move();
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let mut child = *state;
+        child.play(mv);
+        match child.outcome() {
+            Some(Outcome::Win(p)) => p == us,
+            Some(_) => false,
+            None => {
+                let mut replies = Vec::new();
+                child.generate_moves(&mut replies);
+                replies.iter().all(|&reply| {
+                    let mut grandchild = child;
+                    grandchild.play(reply);
+                    match grandchild.outcome() {
+                        Some(Outcome::Win(p)) => p == us,
+                        Some(_) => false,
+                        None => wins_at_once(&grandchild),
+                    }
+                })
+            }
+        }
+    })
+}
+
+#[test]
+fn forcing_wins_are_real_wins() {
+    use tabuleiro::games::fabrik::forcing::Forcing;
+    let mut forcing = Forcing::new();
+    let (mut found, mut in_three) = (0, 0);
+    random_play_positions(505, 30, |state| {
+        if let Some((plies, mv)) = forcing.win(state, 9, 300) {
+            assert!(state.is_legal(mv), "{}", state.fen());
+            assert!(plies % 2 == 1, "{}", state.fen());
+            found += 1;
+            if plies == 3 {
+                assert!(wins_within_3(state), "{}", state.fen());
+                in_three += 1;
+            }
+        }
+    });
+    assert!(
+        found > 20 && in_three > 5,
+        "{found} found, {in_three} in three"
+    );
+}

@@ -30,6 +30,11 @@ const KILLERS: usize = 2;
 const CLOCK_INTERVAL: u64 = 256;
 /// Moves picked one at a time at a node before the rest are sorted.
 const LAZY_PICKS: usize = 3;
+/// Whether a leaf facing a threat searches its replies (measured: it costs more than it
+/// finds at 1 s a game move).
+const EXTEND_THREATS: bool = false;
+/// Nodes of the root's forcing search ([`Evaluator::forced_win`]).
+const ROOT_FORCING_NODES: u64 = 500;
 
 /// Slots of a team's table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
@@ -746,9 +751,26 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             self.heuristic_leaves += 1;
             return self.eval.evaluate(state);
         }
+        let mut depth = depth;
+        let mut checked_win = false;
         if depth <= 0 {
-            self.heuristic_leaves += 1;
-            return self.eval.evaluate(state);
+            // A leaf the game knows more of: a win on the spot is exact, and a side
+            // facing a threat to win at once searches its replies (few, or none: then
+            // the node is lost) rather than trust a static score.
+            if EXTEND_THREATS && ply < self.extension_limit() && self.eval.threatened(state) {
+                checked_win = self.eval.win_now(state).is_none();
+                if !checked_win {
+                    return MATE - ply as i32 - 1;
+                }
+                depth = 1;
+            } else {
+                let score = self.eval.evaluate(state);
+                if self.eval.is_win_now(score) {
+                    return MATE - ply as i32 - 1;
+                }
+                self.heuristic_leaves += 1;
+                return score;
+            }
         }
 
         // Mate distance pruning: no score here can beat a win on the spot.
@@ -784,7 +806,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         }
 
         // A win on the spot (the game can tell without a search): exact.
-        if !weakened && let Some(mv) = self.eval.win_now(state) {
+        if !weakened
+            && !checked_win
+            && let Some(mv) = self.eval.win_now(state)
+        {
             let score = MATE - ply as i32 - 1;
             self.pv_table[ply].push(mv);
             let entry = score_to_tt(score, ply);
@@ -809,6 +834,20 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             let score = -(MATE - ply as i32 - 2);
             self.tt
                 .store(hash, None, score_to_tt(score, ply), PROVEN, Bound::Exact);
+            return score;
+        }
+        // The root's first pass: a forcing search for a win, or for a loss that every
+        // reply to a threat meets (then the longest defence is played).
+        if ply == 0
+            && ROOT_FORCING_NODES > 0
+            && self.iteration_depth <= 1
+            && !weakened
+            && self.reductions
+            && let Some((score, mv)) = self.root_forcing(state, forced, &moves)
+        {
+            self.move_buffers[ply] = moves;
+            self.order_buffers[ply] = ordered;
+            self.pv_table[0].push(mv);
             return score;
         }
         // Staged: where the game checks a move's legality, the table's move and the
@@ -1044,6 +1083,44 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             bound,
         );
         best_score
+    }
+
+    /// How deep (in plies from the root) a leaf facing a threat is still searched on:
+    /// twice the iteration's depth, so that chains of threats end.
+    fn extension_limit(&self) -> usize {
+        (2 * self.iteration_depth as usize + 2).min(MAX_PLY - 1)
+    }
+
+    /// The root's forcing pass ([`Evaluator::forced_win`]): a forced win of the side to
+    /// move (its score and first move), or, when it faces a threat and `replies` are
+    /// all its moves that may stop it, a forced win of the opponent after each of them
+    /// (the score of the longest and that reply). `None` when neither is proven.
+    fn root_forcing(
+        &mut self,
+        root: &G,
+        forced: bool,
+        replies: &[G::Move],
+    ) -> Option<(i32, G::Move)> {
+        if let Some((plies, mv)) = self.eval.forced_win(root, ROOT_FORCING_NODES) {
+            return Some((MATE - plies as i32, mv));
+        }
+        if !forced || replies.is_empty() {
+            return None;
+        }
+        let budget = (ROOT_FORCING_NODES / replies.len() as u64).max(ROOT_FORCING_NODES / 64);
+        let mut longest: Option<(u32, G::Move)> = None;
+        for &mv in replies {
+            let mut child = root.clone();
+            child.play(mv);
+            if child.side_to_move() == root.side_to_move() {
+                return None;
+            }
+            let (plies, _) = self.eval.forced_win(&child, budget)?;
+            if longest.is_none_or(|(most, _)| plies > most) {
+                longest = Some((plies, mv));
+            }
+        }
+        longest.map(|(plies, mv)| (-(MATE - 1 - plies as i32), mv))
     }
 
     /// Orders the root's moves from `from` on (those before are the table's move):

@@ -28,6 +28,13 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
         }
     }
 
+    /// Whether `score`, returned by [`Self::evaluate`], means that the side to move
+    /// wins at once (exactly: the searcher then scores the leaf as that win). `false`
+    /// by default.
+    fn is_win_now(&self, _score: i32) -> bool {
+        false
+    }
+
     /// Whether [`Self::legal_move`] judges move codes: then alpha-beta tries the table's
     /// move and the killers before it generates the moves of a node. `false` by default.
     fn checks_legality(&self) -> bool {
@@ -52,6 +59,13 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
     /// at those alone. Only asked where [`Self::win_now`] found nothing. `false` by
     /// default (no threat known).
     fn forced_replies(&mut self, _state: &G, _moves: &mut Vec<G::Move>) -> bool {
+        false
+    }
+
+    /// Whether the opponent of the side to move threatens to win at once (cheap): the
+    /// searcher then does not stop at this node but searches the replies
+    /// ([`Self::forced_replies`]). `false` by default.
+    fn threatened(&mut self, _state: &G) -> bool {
         false
     }
 

@@ -87,6 +87,11 @@ impl Evaluator<Fabrik> for FabrikEval {
         self.hints.order_hints(state, entries);
     }
 
+    fn is_win_now(&self, score: i32) -> bool {
+        // Only the exact wins now score that much (a line in reach, or walling in).
+        score == WIN_NOW
+    }
+
     fn checks_legality(&self) -> bool {
         true
     }
@@ -102,6 +107,10 @@ impl Evaluator<Fabrik> for FabrikEval {
 
     fn forced_replies(&mut self, state: &Fabrik, moves: &mut Vec<Move>) -> bool {
         super::threats::line_answers(state, moves)
+    }
+
+    fn threatened(&mut self, state: &Fabrik) -> bool {
+        super::threats::line_threats(state, state.side_to_move().other()) != 0
     }
 
     fn forced_win(&mut self, state: &Fabrik, nodes: u64) -> Option<(u32, Move)> {
