@@ -574,3 +574,248 @@ fn after_a_pass_the_game_is_the_one_before_with_the_colours_swapped() {
     // Games of both endings: black's and white's wins on the side before the swap.
     assert!(endings[0] > 0 && endings[1] > 0, "{endings:?}");
 }
+
+/// Random positions of random games on 7×7 (lines of 4) and 9×9 (lines of 5), with the
+/// players placing beside their own stones half the time so that lines and threats
+/// occur. Calls `visit` on every position of the play phase.
+fn random_play_positions(seed: u64, games: usize, mut visit: impl FnMut(&Fabrik)) {
+    use tabuleiro::games::fabrik::threats::win_now;
+    let mut rng = Xorshift::new(seed);
+    let mut moves = Vec::new();
+    for game in 0..games {
+        let (size, length) = if game % 3 == 2 { (9, 5) } else { (7, 4) };
+        let mut state = Fabrik::start(&config(size, length));
+        while state.outcome().is_none() {
+            if state.phase() == Phase::Play {
+                visit(&state);
+            }
+            moves.clear();
+            state.generate_moves(&mut moves);
+            // Now and then a win is played when there is one, mostly not: threats
+            // then stay on the board for the other side to face.
+            let mv = match win_now(&state) {
+                Some(mv) if rng.next_u64().is_multiple_of(4) => mv,
+                _ => {
+                    let own = state.stones(state.side_to_move());
+                    let near: Vec<_> = moves
+                        .iter()
+                        .copied()
+                        .filter(|mv| {
+                            mv.kind() != MoveKind::Pass
+                                && [1i32, 10, 11, 12, -1, -10, -11, -12].iter().any(|d| {
+                                    let s = mv.square() as i32 + d;
+                                    (0..121).contains(&s) && own >> s & 1 == 1
+                                })
+                        })
+                        .collect();
+                    if !near.is_empty() && rng.next_u64().is_multiple_of(2) {
+                        near[(rng.next_u64() % near.len() as u64) as usize]
+                    } else {
+                        moves[(rng.next_u64() % moves.len() as u64) as usize]
+                    }
+                }
+            };
+            state.play(mv);
+        }
+    }
+}
+
+/// Whether the side to move has a move that wins at once, by playing every move.
+fn wins_at_once(state: &Fabrik) -> bool {
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    let us = state.side_to_move();
+    moves.iter().any(|&mv| {
+        let mut child = *state;
+        child.play(mv);
+        child.outcome() == Some(Outcome::Win(us))
+    })
+}
+
+#[test]
+fn win_now_agrees_with_playing_every_move() {
+    use tabuleiro::games::fabrik::threats::win_now;
+    let (mut yes, mut no) = (0, 0);
+    random_play_positions(101, 60, |state| {
+        let found = win_now(state);
+        assert_eq!(found.is_some(), wins_at_once(state), "{}", state.fen());
+        if let Some(mv) = found {
+            assert!(state.is_legal(mv), "{}", state.fen());
+            let mut child = *state;
+            child.play(mv);
+            assert_eq!(
+                child.outcome(),
+                Some(Outcome::Win(state.side_to_move())),
+                "{}",
+                state.fen()
+            );
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    });
+    assert!(yes > 50 && no > 500, "yes {yes}, no {no}");
+}
+
+#[test]
+fn answers_are_exactly_the_moves_that_stop_an_immediate_win() {
+    use tabuleiro::games::fabrik::threats::{answers, line_threats, win_now};
+    let (mut threatened, mut quiet, mut total_answers) = (0, 0, 0);
+    random_play_positions(202, 90, |state| {
+        if win_now(state).is_some() {
+            return;
+        }
+        let mut computed = Vec::new();
+        let threat = answers(state, &mut computed);
+        assert_eq!(
+            threat,
+            line_threats(state, state.side_to_move().other()) != 0,
+            "{}",
+            state.fen()
+        );
+        if !threat {
+            quiet += 1;
+            return;
+        }
+        threatened += 1;
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        let mut expected: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut child = *state;
+                child.play(mv);
+                !wins_at_once(&child)
+            })
+            .map(|mv| state.format_move(mv))
+            .collect();
+        expected.sort();
+        let mut got: Vec<_> = computed.iter().map(|&mv| state.format_move(mv)).collect();
+        got.sort();
+        assert_eq!(got, expected, "{}", state.fen());
+        total_answers += got.len();
+    });
+    assert!(
+        threatened > 100 && quiet > 100,
+        "{threatened} threatened, {quiet} not"
+    );
+    assert!(total_answers > 0);
+}
+
+#[test]
+fn legality_of_any_move_code_agrees_with_the_generator() {
+    use tabuleiro::game::MoveCode;
+    use tabuleiro::games::fabrik::Move;
+    let mut rng = Xorshift::new(303);
+    let mut moves = Vec::new();
+    let mut codes: Vec<u32> = Vec::new();
+    for size in 7..=11u8 {
+        let mut state = Fabrik::start(&config(size, 5));
+        loop {
+            moves.clear();
+            state.generate_moves(&mut moves);
+            let legal: std::collections::HashSet<u32> = moves.iter().map(|mv| mv.code()).collect();
+            for mv in &moves {
+                assert!(
+                    state.is_legal(*mv),
+                    "{} {}",
+                    state.fen(),
+                    state.format_move(*mv)
+                );
+            }
+            // Codes of other positions' moves, and random bits.
+            for &code in codes.iter().rev().take(400) {
+                assert_eq!(
+                    state.is_legal(Move::from_code(code)),
+                    legal.contains(&code),
+                    "{} {code:#x}",
+                    state.fen()
+                );
+            }
+            for _ in 0..50 {
+                let code = rng.next_u64() as u32 & 0x7f_ffff;
+                assert_eq!(state.is_legal(Move::from_code(code)), legal.contains(&code));
+            }
+            codes.extend(moves.iter().map(|mv| mv.code()));
+            if moves.is_empty() {
+                break;
+            }
+            state.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+}
+
+#[test]
+fn line_answers_add_only_moves_that_are_walled_in() {
+    use tabuleiro::games::fabrik::threats::{answers, line_answers, win_now};
+    let mut checked = 0;
+    random_play_positions(404, 40, |state| {
+        if win_now(state).is_some() {
+            return;
+        }
+        let (mut exact, mut lines) = (Vec::new(), Vec::new());
+        assert_eq!(answers(state, &mut exact), line_answers(state, &mut lines));
+        for mv in &exact {
+            assert!(lines.contains(mv), "{}", state.fen());
+        }
+        for &mv in lines.iter().filter(|mv| !exact.contains(mv)) {
+            let mut child = *state;
+            child.play(mv);
+            assert!(wins_at_once(&child), "{}", state.fen());
+        }
+        checked += usize::from(!lines.is_empty());
+    });
+    assert!(checked > 20, "{checked}");
+}
+
+/// Whether the side to move wins within 3 plies whatever the opponent does, by playing
+/// every move (wins at once checked by playing too).
+fn wins_within_3(state: &Fabrik) -> bool {
+    let us = state.side_to_move();
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let mut child = *state;
+        child.play(mv);
+        match child.outcome() {
+            Some(Outcome::Win(p)) => p == us,
+            Some(_) => false,
+            None => {
+                let mut replies = Vec::new();
+                child.generate_moves(&mut replies);
+                replies.iter().all(|&reply| {
+                    let mut grandchild = child;
+                    grandchild.play(reply);
+                    match grandchild.outcome() {
+                        Some(Outcome::Win(p)) => p == us,
+                        Some(_) => false,
+                        None => wins_at_once(&grandchild),
+                    }
+                })
+            }
+        }
+    })
+}
+
+#[test]
+fn forcing_wins_are_real_wins() {
+    use tabuleiro::games::fabrik::forcing::Forcing;
+    let mut forcing = Forcing::new();
+    let (mut found, mut in_three) = (0, 0);
+    random_play_positions(505, 30, |state| {
+        if let Some((plies, mv)) = forcing.win(state, 9, 300) {
+            assert!(state.is_legal(mv), "{}", state.fen());
+            assert!(plies % 2 == 1, "{}", state.fen());
+            found += 1;
+            if plies == 3 {
+                assert!(wins_within_3(state), "{}", state.fen());
+                in_three += 1;
+            }
+        }
+    });
+    assert!(
+        found > 20 && in_three > 5,
+        "{found} found, {in_three} in three"
+    );
+}

@@ -30,6 +30,11 @@ const KILLERS: usize = 2;
 const CLOCK_INTERVAL: u64 = 256;
 /// Moves picked one at a time at a node before the rest are sorted.
 const LAZY_PICKS: usize = 3;
+/// Whether a leaf facing a threat searches its replies (measured: it costs more than it
+/// finds at 1 s a game move).
+const EXTEND_THREATS: bool = false;
+/// Nodes of the root's forcing search ([`Evaluator::forced_win`]).
+const ROOT_FORCING_NODES: u64 = 500;
 
 /// Slots of a team's table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
@@ -804,9 +809,26 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             self.heuristic_leaves += 1;
             return self.eval.evaluate(state);
         }
+        let mut depth = depth;
+        let mut checked_win = false;
         if depth <= 0 {
-            self.heuristic_leaves += 1;
-            return self.eval.evaluate(state);
+            // A leaf the game knows more of: a win on the spot is exact, and a side
+            // facing a threat to win at once searches its replies (few, or none: then
+            // the node is lost) rather than trust a static score.
+            if EXTEND_THREATS && ply < self.extension_limit() && self.eval.threatened(state) {
+                checked_win = self.eval.win_now(state).is_none();
+                if !checked_win {
+                    return MATE - ply as i32 - 1;
+                }
+                depth = 1;
+            } else {
+                let score = self.eval.evaluate(state);
+                if self.eval.is_win_now(score) {
+                    return MATE - ply as i32 - 1;
+                }
+                self.heuristic_leaves += 1;
+                return score;
+            }
         }
 
         // Mate distance pruning: no score here can beat a win on the spot.
@@ -841,39 +863,102 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             }
         }
 
+        // A win on the spot (the game can tell without a search): exact.
+        if !weakened
+            && !checked_win
+            && let Some(mv) = self.eval.win_now(state)
+        {
+            let score = MATE - ply as i32 - 1;
+            self.pv_table[ply].push(mv);
+            let entry = score_to_tt(score, ply);
+            self.tt
+                .store(hash, Some(mv.code()), entry, PROVEN, Bound::Exact);
+            return score;
+        }
+
         let leaves_before = self.heuristic_leaves;
         let original_alpha = alpha;
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
         moves.clear();
-        state.generate_moves(&mut moves);
-        if moves.is_empty() {
-            self.move_buffers[ply] = moves;
-            self.order_buffers[ply] = ordered;
-            // Cannot happen for games that report no-move losses in `outcome`.
-            return -(MATE - ply as i32);
-        }
         ordered.clear();
         let killers = self.killers[ply];
-        // The table's move comes first, then the killers (in the order generated), and
-        // they are tried before the others are scored: where one cuts off, as one
-        // mostly does, ordering the rest is never paid for.
-        ordered.extend(moves.iter().map(|&mv| (0, mv)));
-        let mut unscored = 0;
-        if let Some(code) = tt_move
-            && let Some(i) = moves.iter().position(|mv| mv.code() == code)
-        {
-            ordered[..=i].rotate_right(1);
-            ordered[0].0 = 1 << 30;
-            unscored = 1;
+        // Facing a threat to win at once, only the moves that stop it (the others lose
+        // at once); with none, the node is lost in two plies (the root still plays one).
+        let forced = self.eval.forced_replies(state, &mut moves);
+        if forced && moves.is_empty() && ply > 0 {
+            self.move_buffers[ply] = moves;
+            self.order_buffers[ply] = ordered;
+            let score = -(MATE - ply as i32 - 2);
+            self.tt
+                .store(hash, None, score_to_tt(score, ply), PROVEN, Bound::Exact);
+            return score;
         }
-        if ply > 0 && killers[0].is_some() {
-            let first_killer = unscored;
-            for i in first_killer..ordered.len() {
-                if killers.contains(&Some(ordered[i].1)) {
-                    ordered[unscored..=i].rotate_right(1);
-                    ordered[unscored].0 = 1 << 24;
-                    unscored += 1;
+        // The root's first pass: a forcing search for a win, or for a loss that every
+        // reply to a threat meets (then the longest defence is played).
+        if ply == 0
+            && ROOT_FORCING_NODES > 0
+            && self.iteration_depth <= 1
+            && !weakened
+            && self.reductions
+            && let Some((score, mv)) = self.root_forcing(state, forced, &moves)
+        {
+            self.move_buffers[ply] = moves;
+            self.order_buffers[ply] = ordered;
+            self.pv_table[0].push(mv);
+            return score;
+        }
+        // Staged: where the game checks a move's legality, the table's move and the
+        // killers are tried before the moves are generated at all (most nodes cut off
+        // on one of them).
+        let staged = !forced && self.eval.checks_legality();
+        let mut generated = !staged;
+        let mut unscored = 0;
+        if staged {
+            if let Some(code) = tt_move
+                && let Some(mv) = self.eval.legal_move(state, code)
+            {
+                ordered.push((1 << 30, mv));
+            }
+            if ply > 0 {
+                for &killer in killers.iter().flatten() {
+                    if !ordered.iter().any(|&(_, mv)| mv == killer)
+                        && self.eval.legal_move(state, killer.code()).is_some()
+                    {
+                        ordered.push((1 << 24, killer));
+                    }
+                }
+            }
+            unscored = ordered.len();
+        } else {
+            if moves.is_empty() {
+                state.generate_moves(&mut moves);
+            }
+            if moves.is_empty() {
+                self.move_buffers[ply] = moves;
+                self.order_buffers[ply] = ordered;
+                // Cannot happen for games that report no-move losses in `outcome`.
+                return -(MATE - ply as i32);
+            }
+            // The table's move comes first, then the killers (in the order generated),
+            // and they are tried before the others are scored: where one cuts off, as
+            // one mostly does, ordering the rest is never paid for.
+            ordered.extend(moves.iter().map(|&mv| (0, mv)));
+            if let Some(code) = tt_move
+                && let Some(i) = moves.iter().position(|mv| mv.code() == code)
+            {
+                ordered[..=i].rotate_right(1);
+                ordered[0].0 = 1 << 30;
+                unscored = 1;
+            }
+            if ply > 0 && killers[0].is_some() {
+                let first_killer = unscored;
+                for i in first_killer..ordered.len() {
+                    if killers.contains(&Some(ordered[i].1)) {
+                        ordered[unscored..=i].rotate_right(1);
+                        ordered[unscored].0 = 1 << 24;
+                        unscored += 1;
+                    }
                 }
             }
         }
@@ -885,10 +970,27 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         let share = depth >= BUSY_DEPTH && !self.team.busy.is_empty();
         let mut deferred = std::mem::take(&mut self.deferred_buffers[ply]);
         deferred.clear();
-        let first_pass = ordered.len();
+        let mut first_pass = ordered.len();
         let mut step = 0;
         self.path.push(hash);
         loop {
+            if !generated && step == ordered.len() {
+                // The moves tried before generating did not cut off: now the rest.
+                generated = true;
+                state.generate_moves(&mut moves);
+                let tried = ordered.len();
+                for &mv in &moves {
+                    if !ordered[..tried].iter().any(|&(_, done)| done == mv) {
+                        ordered.push((0, mv));
+                    }
+                }
+                first_pass = ordered.len();
+                if ordered.is_empty() {
+                    // Cannot happen for games that report no-move losses in `outcome`.
+                    best_score = -(MATE - ply as i32);
+                    break;
+                }
+            }
             let (index, second_pass) = if step < first_pass {
                 (step, false)
             } else if let Some(&index) = deferred.get(step - first_pass) {
@@ -1039,6 +1141,44 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             bound,
         );
         best_score
+    }
+
+    /// How deep (in plies from the root) a leaf facing a threat is still searched on:
+    /// twice the iteration's depth, so that chains of threats end.
+    fn extension_limit(&self) -> usize {
+        (2 * self.iteration_depth as usize + 2).min(MAX_PLY - 1)
+    }
+
+    /// The root's forcing pass ([`Evaluator::forced_win`]): a forced win of the side to
+    /// move (its score and first move), or, when it faces a threat and `replies` are
+    /// all its moves that may stop it, a forced win of the opponent after each of them
+    /// (the score of the longest and that reply). `None` when neither is proven.
+    fn root_forcing(
+        &mut self,
+        root: &G,
+        forced: bool,
+        replies: &[G::Move],
+    ) -> Option<(i32, G::Move)> {
+        if let Some((plies, mv)) = self.eval.forced_win(root, ROOT_FORCING_NODES) {
+            return Some((MATE - plies as i32, mv));
+        }
+        if !forced || replies.is_empty() {
+            return None;
+        }
+        let budget = (ROOT_FORCING_NODES / replies.len() as u64).max(ROOT_FORCING_NODES / 64);
+        let mut longest: Option<(u32, G::Move)> = None;
+        for &mv in replies {
+            let mut child = root.clone();
+            child.play(mv);
+            if child.side_to_move() == root.side_to_move() {
+                return None;
+            }
+            let (plies, _) = self.eval.forced_win(&child, budget)?;
+            if longest.is_none_or(|(most, _)| plies > most) {
+                longest = Some((plies, mv));
+            }
+        }
+        longest.map(|(plies, mv)| (-(MATE - 1 - plies as i32), mv))
     }
 
     /// Orders the root's moves from `from` on (those before are the table's move):

@@ -28,6 +28,54 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
         }
     }
 
+    /// Whether `score`, returned by [`Self::evaluate`], means that the side to move
+    /// wins at once (exactly: the searcher then scores the leaf as that win). `false`
+    /// by default.
+    fn is_win_now(&self, _score: i32) -> bool {
+        false
+    }
+
+    /// Whether [`Self::legal_move`] judges move codes: then alpha-beta tries the table's
+    /// move and the killers before it generates the moves of a node. `false` by default.
+    fn checks_legality(&self) -> bool {
+        false
+    }
+
+    /// The move of `code` ([`crate::game::MoveCode`]) if it is legal in `state`, without
+    /// generating the moves. Only asked when [`Self::checks_legality`] says so.
+    fn legal_move(&mut self, _state: &G, _code: u32) -> Option<G::Move> {
+        None
+    }
+
+    /// A move with which the side to move wins at once, if the game can tell it
+    /// cheaply (exact: the searcher scores the node as that win). `None` by default.
+    fn win_now(&mut self, _state: &G) -> Option<G::Move> {
+        None
+    }
+
+    /// When the opponent of the side to move threatens to win at once: fills `moves`
+    /// with the moves that may stop it, every move left out losing at once (none
+    /// listed: the side to move is lost), and returns `true`; the searcher then looks
+    /// at those alone. Only asked where [`Self::win_now`] found nothing. `false` by
+    /// default (no threat known).
+    fn forced_replies(&mut self, _state: &G, _moves: &mut Vec<G::Move>) -> bool {
+        false
+    }
+
+    /// Whether the opponent of the side to move threatens to win at once (cheap): the
+    /// searcher then does not stop at this node but searches the replies
+    /// ([`Self::forced_replies`]). `false` by default.
+    fn threatened(&mut self, _state: &G) -> bool {
+        false
+    }
+
+    /// A forcing search (threats the opponent must answer) from `state`, in at most
+    /// about `nodes` nodes: a proven win of the side to move in that many plies and its
+    /// first move. The distance is that of the forcing line found, an upper bound.
+    fn forced_win(&mut self, _state: &G, _nodes: u64) -> Option<(u32, G::Move)> {
+        None
+    }
+
     /// The move a Monte-Carlo playout plays in `state`, chosen from `moves` (its legal
     /// moves, never empty) with the help of `random`. Uniform by default.
     fn playout_move(&mut self, _state: &G, moves: &[G::Move], random: u64) -> G::Move {

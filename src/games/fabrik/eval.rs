@@ -14,6 +14,7 @@
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
 
+use super::forcing::Forcing;
 use super::geometry::{
     Bb, DIRECTIONS, Geometry, STRIDE, bit, geometry, three_or_more, two_or_more,
 };
@@ -48,7 +49,12 @@ pub struct FabrikEval {
     pub variant: u8,
     hints: Box<HintCache>,
     stone_terms: StoneTerms,
+    /// The forcing search the searcher asks for proofs ([`Evaluator::forced_win`]).
+    forcing: Forcing,
 }
+
+/// The longest forcing line looked for, in plies.
+const FORCING_PLIES: u32 = 15;
 
 impl FabrikEval {
     /// The evaluation with experimental variant `variant` (0: as shipped).
@@ -57,6 +63,7 @@ impl FabrikEval {
             variant,
             hints: Box::new(HintCache::EMPTY),
             stone_terms: StoneTerms::EMPTY,
+            forcing: Forcing::new(),
         }
     }
 }
@@ -79,6 +86,36 @@ impl Evaluator<Fabrik> for FabrikEval {
     fn order_hints(&mut self, state: &Fabrik, entries: &mut [(i32, Move)]) {
         self.hints.order_hints(state, entries);
     }
+
+    fn is_win_now(&self, score: i32) -> bool {
+        // Only the exact wins now score that much (a line in reach, or walling in).
+        score == WIN_NOW
+    }
+
+    fn checks_legality(&self) -> bool {
+        true
+    }
+
+    fn legal_move(&mut self, state: &Fabrik, code: u32) -> Option<Move> {
+        let mv = Move::from_code(code);
+        state.is_legal(mv).then_some(mv)
+    }
+
+    fn win_now(&mut self, state: &Fabrik) -> Option<Move> {
+        super::threats::win_now(state)
+    }
+
+    fn forced_replies(&mut self, state: &Fabrik, moves: &mut Vec<Move>) -> bool {
+        super::threats::line_answers(state, moves)
+    }
+
+    fn threatened(&mut self, state: &Fabrik) -> bool {
+        super::threats::line_threats(state, state.side_to_move().other()) != 0
+    }
+
+    fn forced_win(&mut self, state: &Fabrik, nodes: u64) -> Option<(u32, Move)> {
+        self.forcing.win(state, FORCING_PLIES, nodes)
+    }
 }
 
 /// The squares where the side to move can place a stone this turn (after any worker
@@ -94,7 +131,7 @@ pub fn reach(position: &Fabrik) -> Bb {
 
 /// [`reach`] `& within`, computed for the squares of `within` only (the evaluation asks
 /// only about completion squares, mostly none or a few).
-fn reach_within(position: &Fabrik, within: Bb) -> Bb {
+pub(super) fn reach_within(position: &Fabrik, within: Bb) -> Bb {
     match position.phase() {
         Phase::Workers => 0,
         Phase::Choose | Phase::FirstStone => position.placeable() & within,
@@ -133,8 +170,14 @@ fn reach_within(position: &Fabrik, within: Bb) -> Bb {
 /// square (with its stone). Only the moves that pass that test are played out, taken
 /// from the move generator's relocations without listing the others.
 pub fn can_leave_no_move(position: &Fabrik) -> bool {
+    wall_in_move(position).is_some()
+}
+
+/// A move of the side to move after which the opponent has no placeable square, if
+/// there is one (see [`can_leave_no_move`]).
+pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
     if position.phase() != Phase::Play {
-        return false;
+        return None;
     }
     let g = geometry();
     let empty = position.empty();
@@ -150,7 +193,7 @@ pub fn can_leave_no_move(position: &Fabrik) -> bool {
     };
     let (open_a, open_b) = (open_beside(a), open_beside(b));
     if three_or_more(open_a) && three_or_more(open_b) {
-        return false;
+        return None;
     }
     let walls_in = |mv: Move| {
         let mut child = *position;
@@ -159,21 +202,30 @@ pub fn can_leave_no_move(position: &Fabrik) -> bool {
     };
     // The relocations as the move generator sees them: the worker moved, the square
     // placed on, and the squares the worker may go to for that.
-    !position.each_relocation(g, |relocation, targets| match relocation {
-        None => !super::squares(targets)
-            .any(|s| (open_a | open_b) & !bit(s) == 0 && walls_in(Move::place(s))),
-        Some((moved, s)) => {
-            let open_fixed = if moved == a { open_b } else { open_a };
-            let left = open_fixed & !bit(s);
-            let targets = match left.count_ones() {
-                0 => targets,
-                1 => targets & left,
-                _ => 0,
-            };
-            !super::squares(targets)
-                .any(|t| open_beside(t) & !bit(s) == 0 && walls_in(Move::relocate(moved, t, s)))
-        }
-    })
+    let mut found = None;
+    position.each_relocation(g, |relocation, targets| {
+        found = match relocation {
+            None => super::squares(targets)
+                .map(Move::place)
+                .find(|&mv| (open_a | open_b) & !bit(mv.square()) == 0 && walls_in(mv)),
+            Some((moved, s)) => {
+                let open_fixed = if moved == a { open_b } else { open_a };
+                let left = open_fixed & !bit(s);
+                let targets = match left.count_ones() {
+                    0 => targets,
+                    1 => targets & left,
+                    _ => 0,
+                };
+                super::squares(targets)
+                    .find(|&t| {
+                        open_beside(t) & !bit(s) == 0 && walls_in(Move::relocate(moved, t, s))
+                    })
+                    .map(|t| Move::relocate(moved, t, s))
+            }
+        };
+        found.is_none()
+    });
+    found
 }
 
 /// The squares `step::<D>(set)`: those whose neighbour in direction `D` is in `set`

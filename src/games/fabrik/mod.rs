@@ -26,7 +26,9 @@
 //! updated incrementally.
 
 pub mod eval;
+pub mod forcing;
 pub mod geometry;
+pub mod threats;
 
 use std::sync::OnceLock;
 
@@ -113,6 +115,12 @@ impl Move {
             2 => MoveKind::Worker,
             _ => MoveKind::Pass,
         }
+    }
+
+    /// The move of a code ([`MoveCode::code`]); it may be no move at all: see
+    /// [`Fabrik::is_legal`].
+    pub fn from_code(code: u32) -> Move {
+        Move(code)
     }
 
     /// The square a stone (or, in the setup, a worker) is put on.
@@ -284,6 +292,42 @@ impl Fabrik {
         let occupied = self.stones[0] | self.stones[1] | self.workers;
         let (a, b) = two_squares(self.workers);
         g.sight(a, occupied) & g.sight(b, occupied) & self.board & !occupied
+    }
+
+    /// Whether `mv` is a legal move here (any code, e.g. one from the transposition
+    /// table of another position, is judged exactly as the move generator would:
+    /// without generating the moves).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if self.winner.is_some() || mv.0 >> (KIND_SHIFT + 2) != 0 {
+            return false;
+        }
+        let square = mv.square();
+        let empty = self.empty();
+        match (mv.kind(), self.phase()) {
+            (MoveKind::Worker, Phase::Workers) => {
+                mv.0 >> 7 & 0x3fff == 0 && empty & bit(square) != 0
+            }
+            (MoveKind::Pass, Phase::Choose) => mv == Move::PASS,
+            (MoveKind::Place, Phase::Choose | Phase::FirstStone | Phase::Play) => {
+                mv.0 >> 7 == 0 && self.placeable() & bit(square) != 0
+            }
+            (MoveKind::Relocate, Phase::Play) => {
+                let (from, to) = (mv.from(), mv.to());
+                if self.workers & bit(from) == 0
+                    || empty & bit(to) == 0
+                    || (empty | bit(from)) & bit(square) == 0
+                    || square == to
+                {
+                    return false;
+                }
+                let g = geometry();
+                let workers = self.workers ^ bit(from) ^ bit(to);
+                let occupied = self.stones[0] | self.stones[1] | workers;
+                let (a, b) = two_squares(workers);
+                g.sight(a, occupied) & g.sight(b, occupied) & bit(square) != 0
+            }
+            _ => false,
+        }
     }
 
     /// Calls `visit(relocation, placeable)` for the placements without relocation

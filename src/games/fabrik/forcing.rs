@@ -1,0 +1,184 @@
+//! A forcing search for Fabrik (threat-space search, VCF-like): the attacker plays only
+//! fours ([`super::threats`]), the defender only the answers to them, and the attacker
+//! wins where it wins now (a line, or the defender walled in) or where the defender has
+//! no answer. A defender with a win now of its own ends the line of play: no proof.
+//!
+//! Every win it reports is a proof (each defender move outside the answers loses at
+//! once), so the searcher may trust it; its distance is that of the forcing line found,
+//! found shortest first by deepening, which a quiet move might beat. It finds nothing
+//! where the win needs a quiet move. Bounded by a node budget; defender nodes with too
+//! many answers (a worker moved out of sight has dozens of destinations) are given up.
+
+use super::eval::strong_squares;
+use super::geometry::{bit, geometry};
+use super::threats::{answers, completion_squares, win_now};
+use super::{Fabrik, Move, Phase, squares, two_squares};
+use crate::game::Game;
+
+/// Defender nodes with more answers than this are not searched.
+const MAX_ANSWERS: usize = 24;
+/// Fours tried per attacker node, double threats first.
+const MAX_FOURS: usize = 24;
+
+/// The forcing searcher: its node count and per-ply buffers.
+#[derive(Clone, Debug, Default)]
+pub struct Forcing {
+    nodes: u64,
+    budget: u64,
+    buffers: Vec<Vec<Move>>,
+    fours: Vec<Vec<(u8, Move)>>,
+}
+
+impl Forcing {
+    pub fn new() -> Self {
+        Forcing::default()
+    }
+
+    /// Nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// A forced win of the side to move by fours within `max_plies` plies (its last
+    /// move included), looked for in at most about `budget` nodes: the number of plies
+    /// of the line found (odd: the attacker plays first and last) and its first move.
+    pub fn win(&mut self, position: &Fabrik, max_plies: u32, budget: u64) -> Option<(u32, Move)> {
+        self.nodes = 0;
+        self.budget = budget;
+        if position.phase() != Phase::Play || position.winner.is_some() {
+            return None;
+        }
+        if let Some(mv) = win_now(position) {
+            return Some((1, mv));
+        }
+        let mut plies = 3;
+        while plies <= max_plies && self.nodes < self.budget {
+            if let Some(found) = self.attack(position, plies, 0) {
+                return Some(found);
+            }
+            plies += 2;
+        }
+        None
+    }
+
+    /// The attacker (the side to move) wins within `left` plies by fours.
+    fn attack(&mut self, position: &Fabrik, left: u32, ply: usize) -> Option<(u32, Move)> {
+        self.nodes += 1;
+        if let Some(mv) = win_now(position) {
+            return Some((1, mv));
+        }
+        if left < 3 || self.nodes >= self.budget {
+            return None;
+        }
+        while self.fours.len() <= ply {
+            self.fours.push(Vec::new());
+        }
+        let mut fours = std::mem::take(&mut self.fours[ply]);
+        fours.clear();
+        four_moves(position, &mut fours);
+        let mut found = None;
+        for &(_, mv) in fours.iter().take(MAX_FOURS) {
+            let mut child = *position;
+            child.play(mv);
+            if let Some(plies) = self.defend(&child, left - 1, ply + 1) {
+                found = Some((plies + 1, mv));
+                break;
+            }
+            if self.nodes >= self.budget {
+                break;
+            }
+        }
+        self.fours[ply] = fours;
+        found
+    }
+
+    /// The defender (the side to move, facing a four) loses within `left` plies: the
+    /// plies to the attacker's win by the longest defence found.
+    fn defend(&mut self, position: &Fabrik, left: u32, ply: usize) -> Option<u32> {
+        self.nodes += 1;
+        if position.winner.is_some() || win_now(position).is_some() {
+            return None;
+        }
+        while self.buffers.len() <= ply {
+            self.buffers.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        let result = if !answers(position, &mut moves) {
+            None
+        } else if moves.is_empty() {
+            Some(2)
+        } else if left < 2 || moves.len() > MAX_ANSWERS {
+            None
+        } else {
+            let mut longest = 0;
+            for &mv in &moves {
+                let mut child = *position;
+                child.play(mv);
+                match self.attack(&child, left - 1, ply + 1) {
+                    Some((plies, _)) => longest = longest.max(plies + 1),
+                    None => {
+                        longest = 0;
+                        break;
+                    }
+                }
+            }
+            (longest > 0).then_some(longest)
+        };
+        self.buffers[ply] = moves;
+        result
+    }
+}
+
+/// The fours of the side to move (moves after which it threatens a line), keyed by how
+/// many completion squares it then reaches, double threats first.
+pub fn four_moves(position: &Fabrik, out: &mut Vec<(u8, Move)>) {
+    if position.phase() != Phase::Play {
+        return;
+    }
+    let us = position.side;
+    let own = position.stones[us.index()];
+    let theirs = position.stones[us.other().index()];
+    let length = usize::from(position.line_length);
+    let candidates = strong_squares(own, theirs, position.board, length, length as u32 - 2)
+        & (position.empty() | position.workers);
+    if candidates == 0 {
+        return;
+    }
+    let start = out.len();
+    let g = geometry();
+    let stones = own | theirs;
+    let empty = position.empty();
+    let (a, b) = two_squares(position.workers);
+    let here = position.placeable();
+    for s in squares(candidates) {
+        // The completion squares with a stone on `s`: the same whatever the workers do.
+        let mut after = *position;
+        after.stones[us.index()] |= bit(s);
+        let done = completion_squares(&after, us);
+        if done == 0 {
+            continue;
+        }
+        let mut try_move = |mv: Move| {
+            let mut child = *position;
+            child.play(mv);
+            let reached = super::eval::reach_within(&child, done);
+            if reached != 0 {
+                out.push((reached.count_ones().min(255) as u8, mv));
+            }
+        };
+        if here & bit(s) != 0 {
+            try_move(Move::place(s));
+        }
+        for (moved, fixed) in [(a, b), (b, a)] {
+            if g.sight(fixed, stones) & bit(s) == 0 || (empty | bit(moved)) & bit(s) == 0 {
+                continue;
+            }
+            let targets = g.sight(s, stones | bit(fixed)) & empty & !g.between(fixed, s);
+            for t in squares(targets) {
+                try_move(Move::relocate(moved, t, s));
+            }
+        }
+    }
+    out[start..].sort_by_key(|&(reached, _)| std::cmp::Reverse(reached));
+}
