@@ -14,7 +14,10 @@
 //! the suite: engine self-play games (a node-limited search with random moves mixed in)
 //! on 11×11 LineLength 5 and 7×7 LineLength 4, then, walking back from each game's end,
 //! the positions where the winner had a forced win (`win`) and where the loser could
-//! still hold (`defend`). Records go to standard output as they are proven.
+//! still hold (`defend`). Records go to standard output as they are proven. Options:
+//! `--nodes` (the self-play search, default 3000), `--budget` (prover nodes per
+//! position, default 400,000; positions over it are skipped), `--min-legal` (positions
+//! with fewer legal moves are skipped, default 8).
 //!
 //! The prover is plain alpha-beta over `generate_moves`/`play`/`outcome` with exact
 //! win/loss values (Fabrik has no draws): "the side to move wins within n plies" is true
@@ -403,6 +406,8 @@ fn generate(args: &[String]) {
     let games: usize = arg(args, "--games").unwrap_or(200);
     let nodes: u64 = arg(args, "--nodes").unwrap_or(3000);
     let budget: u64 = arg(args, "--budget").unwrap_or(400_000);
+    // Positions with fewer legal moves are not looked at (a harder suite: middle games).
+    let min_legal: usize = arg(args, "--min-legal").unwrap_or(8);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
     let mut out = std::io::stdout().lock();
@@ -437,11 +442,14 @@ fn generate(args: &[String]) {
             let clock = Instant::now();
             prover.nodes = 0;
             prover.budget = budget;
-            if prover.immediate_win(&pos) {
-                continue;
-            }
             let mut legal = Vec::new();
             pos.generate_moves(&mut legal);
+            // Proofs share a table within a game, and the budget counts nodes, so a
+            // skipped proof can change a later one: the pinned suite was made proving
+            // the small positions too (and dropping them below), as the default does.
+            if (min_legal > 8 && legal.len() < min_legal) || prover.immediate_win(&pos) {
+                continue;
+            }
             // The winner's win most likely began near its last moves: look for one
             // at most two plies longer than what was played, and for the loser's own
             // wins only the short ones.
@@ -472,7 +480,8 @@ fn generate(args: &[String]) {
             }
             // Keep only positions with a real choice: enough moves, and at most half
             // of them good.
-            let record = record.filter(|r| legal.len() >= 8 && r.2.len() * 2 <= legal.len());
+            let record =
+                record.filter(|r| legal.len() >= min_legal && r.2.len() * 2 <= legal.len());
             if let Some((kind, n, set)) = &record {
                 let _ = writeln!(
                     out,
