@@ -10,6 +10,8 @@ use tabuleiro::game::Game;
 use tabuleiro::games::fabrik::{Config, Fabrik};
 
 const DATA: &str = include_str!("data/fabrik_tactics.txt");
+/// The harder suite: middle-game positions of 150 legal moves or more.
+const HARD: &str = include_str!("data/fabrik_tactics_hard.txt");
 
 struct Record {
     line: usize,
@@ -22,8 +24,8 @@ struct Record {
     moves: Vec<String>,
 }
 
-fn records() -> Vec<Record> {
-    DATA.lines()
+fn records(text: &str) -> Vec<Record> {
+    text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(index, l)| {
@@ -101,9 +103,8 @@ fn holds(pos: &Fabrik, depth: u32) -> bool {
     })
 }
 
-#[test]
-fn format_and_counts() {
-    let records = records();
+/// (wins, defences) of a well-formed suite.
+fn check_format(records: &[Record]) -> (usize, usize) {
     let wins = records.iter().filter(|r| r.kind == "win").count();
     let defences = records.iter().filter(|r| r.kind == "defend").count();
     assert_eq!(
@@ -111,13 +112,8 @@ fn format_and_counts() {
         records.len(),
         "every kind is win or defend"
     );
-    assert!(wins >= 200, "{wins} wins; the suite promises 200");
-    assert!(
-        defences >= 100,
-        "{defences} defences; the suite promises 100"
-    );
     let mut seen = HashSet::new();
-    for record in &records {
+    for record in records {
         let at = record.line;
         assert!(
             matches!((record.size, record.line_length), (11, 5) | (7, 4)),
@@ -146,6 +142,28 @@ fn format_and_counts() {
             assert!(legal.contains(mv), "line {at}: {mv} is not legal");
         }
     }
+    (wins, defences)
+}
+
+#[test]
+fn format_and_counts() {
+    let (wins, defences) = check_format(&records(DATA));
+    assert!(wins >= 200, "{wins} wins; the suite promises 200");
+    assert!(
+        defences >= 100,
+        "{defences} defences; the suite promises 100"
+    );
+    let records = records(HARD);
+    let (wins, defences) = check_format(&records);
+    assert!(
+        wins + defences >= 20,
+        "the hard suite has {} records",
+        wins + defences
+    );
+    assert!(
+        records.iter().all(|r| r.legal >= 150),
+        "the hard suite's are middle games"
+    );
 }
 
 /// Proves a record's verdict again: every legal move is in the recorded set exactly
@@ -198,7 +216,7 @@ fn sample(records: &[Record]) -> Vec<&Record> {
 
 #[test]
 fn sample_verdicts_hold() {
-    let records = records();
+    let records = records(DATA);
     let sample = sample(&records);
     assert!(sample.len() >= 6, "only {} records sampled", sample.len());
     for record in sample {
@@ -211,7 +229,7 @@ fn sample_verdicts_hold() {
 /// The check can fail: a set with a move taken out, or one added, is caught.
 #[test]
 fn a_tampered_record_is_caught() {
-    let records = records();
+    let records = records(DATA);
     let sample = sample(&records);
     let record = sample[0];
     let fewer = Record {
