@@ -1,0 +1,257 @@
+//! The pinned Fabrik tactical suite (`tests/data/fabrik_tactics.txt`, issue 33) cannot
+//! rot: its format and counts are checked, and a small fixed sample of its verdicts is
+//! proven again by a naive prover written here, independent of the generator's
+//! (`examples/fabrik_tactics.rs`): plain minimax over `generate_moves`, `play` and
+//! `outcome`, with no table, no move order and no shortcut.
+
+use std::collections::HashSet;
+
+use tabuleiro::game::Game;
+use tabuleiro::games::fabrik::{Config, Fabrik};
+
+const DATA: &str = include_str!("data/fabrik_tactics.txt");
+/// The harder suite: middle-game positions of 150 legal moves or more.
+const HARD: &str = include_str!("data/fabrik_tactics_hard.txt");
+
+struct Record {
+    line: usize,
+    kind: String,
+    size: u8,
+    line_length: u8,
+    n: u32,
+    legal: usize,
+    fen: String,
+    moves: Vec<String>,
+}
+
+fn records(text: &str) -> Vec<Record> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(index, l)| {
+            let fields: Vec<&str> = l.split(';').map(str::trim).collect();
+            assert_eq!(fields.len(), 7, "line {}: 7 fields", index + 1);
+            let number = |i: usize| -> u64 {
+                fields[i]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("line {}: field {} is a number", index + 1, i + 1))
+            };
+            Record {
+                line: index + 1,
+                kind: fields[0].to_string(),
+                size: number(1) as u8,
+                line_length: number(2) as u8,
+                n: number(3) as u32,
+                legal: number(4) as usize,
+                fen: fields[5].to_string(),
+                moves: fields[6].split_whitespace().map(str::to_string).collect(),
+            }
+        })
+        .collect()
+}
+
+fn position(record: &Record) -> Fabrik {
+    let config = Config {
+        size: record.size,
+        line_length: record.line_length,
+    };
+    Fabrik::from_fen(&config, &record.fen).unwrap_or_else(|e| panic!("line {}: {e}", record.line))
+}
+
+fn children(pos: &Fabrik) -> Vec<(String, Fabrik)> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play(mv);
+            (pos.format_move(mv), child)
+        })
+        .collect()
+}
+
+/// Whether the side to move wins within `depth` plies. A move after which the game is
+/// over won it: Fabrik's `play` ends a game only in the mover's favour (a line, or the
+/// opponent left without a placement).
+fn wins(pos: &Fabrik, depth: u32) -> bool {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let next: Vec<Fabrik> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play(mv);
+            child
+        })
+        .collect();
+    if next.iter().any(|c| c.outcome().is_some()) {
+        return true;
+    }
+    depth >= 3 && next.iter().any(|c| !holds(c, depth - 2))
+}
+
+/// Whether the side to move has a move after which the opponent does not win within
+/// `depth` plies.
+fn holds(pos: &Fabrik, depth: u32) -> bool {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let mut child = *pos;
+        child.play(mv);
+        child.outcome().is_some() || !wins(&child, depth)
+    })
+}
+
+/// (wins, defences) of a well-formed suite.
+fn check_format(records: &[Record]) -> (usize, usize) {
+    let wins = records.iter().filter(|r| r.kind == "win").count();
+    let defences = records.iter().filter(|r| r.kind == "defend").count();
+    assert_eq!(
+        wins + defences,
+        records.len(),
+        "every kind is win or defend"
+    );
+    let mut seen = HashSet::new();
+    for record in records {
+        let at = record.line;
+        assert!(
+            matches!((record.size, record.line_length), (11, 5) | (7, 4)),
+            "line {at}: board"
+        );
+        match record.kind.as_str() {
+            "win" => assert!(
+                record.n % 2 == 1 && (3..=11).contains(&record.n),
+                "line {at}"
+            ),
+            _ => assert!(
+                record.n % 2 == 0 && (2..=12).contains(&record.n),
+                "line {at}"
+            ),
+        }
+        let pos = position(record);
+        assert!(pos.outcome().is_none(), "line {at}: the game goes on");
+        assert!(seen.insert(pos.fen()), "line {at}: a position twice");
+        let legal: HashSet<String> = children(&pos).into_iter().map(|(m, _)| m).collect();
+        assert_eq!(legal.len(), record.legal, "line {at}: legal move count");
+        let set: HashSet<&String> = record.moves.iter().collect();
+        assert_eq!(set.len(), record.moves.len(), "line {at}: a move twice");
+        assert!(!set.is_empty(), "line {at}: no move");
+        assert!(set.len() < legal.len(), "line {at}: every move is good");
+        for mv in &record.moves {
+            assert!(legal.contains(mv), "line {at}: {mv} is not legal");
+        }
+    }
+    (wins, defences)
+}
+
+#[test]
+fn format_and_counts() {
+    let (wins, defences) = check_format(&records(DATA));
+    assert!(wins >= 200, "{wins} wins; the suite promises 200");
+    assert!(
+        defences >= 100,
+        "{defences} defences; the suite promises 100"
+    );
+    let records = records(HARD);
+    let (wins, defences) = check_format(&records);
+    assert!(
+        wins + defences >= 20,
+        "the hard suite has {} records",
+        wins + defences
+    );
+    assert!(
+        records.iter().all(|r| r.legal >= 150),
+        "the hard suite's are middle games"
+    );
+}
+
+/// Proves a record's verdict again: every legal move is in the recorded set exactly
+/// when it wins within N (a `win`) or holds the opponent off for N − 1 plies (a
+/// `defend`), and a `win` has none shorter.
+fn check(record: &Record) -> Result<(), String> {
+    let pos = position(record);
+    let set: HashSet<&String> = record.moves.iter().collect();
+    let win = record.kind == "win";
+    for (mv, child) in children(&pos) {
+        let good = child.outcome().is_some()
+            || if win {
+                !holds(&child, record.n - 2)
+            } else {
+                !wins(&child, record.n - 1)
+            };
+        if good != set.contains(&mv) {
+            return Err(format!(
+                "line {}: {mv} is {}in the recorded set",
+                record.line,
+                if good { "not " } else { "" }
+            ));
+        }
+    }
+    if win && wins(&pos, record.n - 2) {
+        return Err(format!("line {}: a win shorter than N", record.line));
+    }
+    Ok(())
+}
+
+/// The sample: the first records of each board and kind among the small ones (few
+/// legal moves, N at most 5), so that the naive search takes seconds.
+fn sample(records: &[Record]) -> Vec<&Record> {
+    let mut picked = Vec::new();
+    for (size, kind, count) in [
+        (7, "win", 3),
+        (7, "defend", 2),
+        (11, "win", 2),
+        (11, "defend", 2),
+    ] {
+        picked.extend(
+            records
+                .iter()
+                .filter(|r| r.size == size && r.kind == kind && r.legal <= 40 && r.n <= 5)
+                .take(count),
+        );
+    }
+    picked
+}
+
+#[test]
+fn sample_verdicts_hold() {
+    let records = records(DATA);
+    let sample = sample(&records);
+    assert!(sample.len() >= 6, "only {} records sampled", sample.len());
+    for record in sample {
+        if let Err(why) = check(record) {
+            panic!("{why}");
+        }
+    }
+}
+
+/// The check can fail: a set with a move taken out, or one added, is caught.
+#[test]
+fn a_tampered_record_is_caught() {
+    let records = records(DATA);
+    let sample = sample(&records);
+    let record = sample[0];
+    let fewer = Record {
+        moves: record.moves[1..].to_vec(),
+        fen: record.fen.clone(),
+        kind: record.kind.clone(),
+        ..*record
+    };
+    assert!(check(&fewer).is_err());
+    let pos = position(record);
+    let extra = children(&pos)
+        .into_iter()
+        .map(|(m, _)| m)
+        .find(|m| !record.moves.contains(m))
+        .expect("a move outside the set");
+    let mut more = record.moves.clone();
+    more.push(extra);
+    let more = Record {
+        moves: more,
+        fen: record.fen.clone(),
+        kind: record.kind.clone(),
+        ..*record
+    };
+    assert!(check(&more).is_err());
+}
