@@ -16,7 +16,8 @@
 //! In expected lines `…` (or `...`) matches any text, and a line that is only `…` any
 //! number of lines. Volatile fields are masked on both sides before comparing: the
 //! number after `nps`, `time` and `hashfull`; durations (`0.4 s`, `5 ms`, `15 ns`); the
-//! JSON `"ms"` and `"move_ms"`; runs of spaces count as one. Other blocks (synopses,
+//! JSON `"game"` (the order games finish in), `"ms"` and `"move_ms"`; runs of spaces
+//! count as one. Other blocks (synopses,
 //! output shown without its command, JSON) are not examples. Examples that cannot run
 //! here are listed in `SKIPPED`, with the reason.
 //!
@@ -289,7 +290,8 @@ fn is_number(token: &str) -> bool {
 /// `line` with its volatile fields replaced by `#` and runs of spaces made one.
 fn mask(line: &str) -> String {
     let mut line = line.to_string();
-    for key in ["\"ms\":", "\"move_ms\":"] {
+    // `game` numbers games in the order they finish, which concurrency changes.
+    for key in ["\"game\":", "\"ms\":", "\"move_ms\":"] {
         if let Some(at) = line.find(key) {
             let from = at + key.len();
             let end = line[from..]
@@ -723,8 +725,8 @@ fn masking_and_wildcards() {
     );
     assert_eq!(mask("L10 2/4   (33 s)"), "L10 2/4 (# s)");
     assert_eq!(
-        mask(r#"{"tiebreak":null,"ms":73,"move_ms":[24,33,0]}"#),
-        r#"{"tiebreak":null,"ms":#,"move_ms":#}"#
+        mask(r#"{"game":7,"pair":3,"tiebreak":null,"ms":73,"move_ms":[24,33,0]}"#),
+        r#"{"game":#,"pair":3,"tiebreak":null,"ms":#,"move_ms":#}"#
     );
     assert!(matches("info nps … pv d5c5", "info nps 12 time 3 pv d5c5"));
     assert!(!matches("info … pv d5c5", "info pv b1b4"));
