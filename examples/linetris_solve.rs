@@ -17,14 +17,11 @@ use tabuleiro::games::linetris::solver::{Solver, value_to_score};
 use tabuleiro::games::linetris::{Config, Linetris, LinetrisOracle};
 use tabuleiro::search::Oracle;
 
+/// The shared test set beside the repository (`../shared/data`, as the project's
+/// checkouts have it); pass FILE to use another copy.
 fn default_path() -> String {
     let manifest = env!("CARGO_MANIFEST_DIR");
-    let relative = format!("{manifest}/../shared/data/connect4/Test_L3_R1");
-    if std::path::Path::new(&relative).exists() {
-        relative
-    } else {
-        "/work/shared/data/connect4/Test_L3_R1".to_string()
-    }
+    format!("{manifest}/../shared/data/connect4/Test_L3_R1")
 }
 
 /// The position after the columns `moves` (`"4453"`), as the test file writes them.
@@ -56,7 +53,15 @@ fn main() {
     } else {
         strips
     };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!(
+                "linetris_solve: cannot read the test set {path}: {e} (pass FILE: Pons' Test_L3_R1)"
+            );
+            std::process::exit(2);
+        }
+    };
     let lines: Vec<(String, i32)> = text
         .lines()
         .filter_map(|line| {

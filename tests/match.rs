@@ -139,6 +139,13 @@ fn the_deeper_engine_scores_higher_in_every_game() {
         for g in &run.games {
             let reason = field(g, "reason").unwrap_or_default();
             assert!(reason == "rules" || reason == "max plies", "{game}: {g}");
+            // One schema for every game: the tie-break key is always there.
+            let tiebreak = if *game == "frozenforest" {
+                !g.contains("\"tiebreak\":null")
+            } else {
+                g.contains("\"tiebreak\":null")
+            };
+            assert!(tiebreak, "{game}: {g}");
         }
         assert!(run.stdout.contains("shallow vs deep: "), "{}", run.stdout);
     }
@@ -513,7 +520,11 @@ fn pair_scored_games_report_each_pair() {
             .filter(|g| g.contains("\"pair_reason\""))
             .count();
         assert_eq!(with_pair, 2, "{game}: {:?}", run.games);
-        assert!(run.games.iter().all(|g| !g.contains("\"trees\":null")));
+        assert!(
+            run.games
+                .iter()
+                .all(|g| g.contains("\"tiebreak\":") && !g.contains("\"tiebreak\":null"))
+        );
         assert!(run.stdout.contains("a vs b: pairs "), "{}", run.stdout);
     }
 }

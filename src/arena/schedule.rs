@@ -327,7 +327,9 @@ fn game_json(
         .str("reason", r.reason.as_str())
         .str("detail", &r.detail)
         .str("final_fen", &r.final_fen)
-        .opt_num(tiebreak.map_or("count", |t| t.name), r.count)
+        // One key for every game: the tie-break count of a game scored by pairs
+        // (Frozen Forest: the trees Yuki ate), null for the others.
+        .opt_num("tiebreak", r.count)
         .num("ms", r.duration.as_millis())
         .raw(
             "move_ms",
