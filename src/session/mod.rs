@@ -698,10 +698,9 @@ impl Session {
         if self.set_engine_option(name, value_text)? {
             return Ok(());
         }
-        // A game option: it belongs to the current game if that game has it and accepts
-        // the value; else it is kept for every game that has it and accepts the value
-        // (so that each game's values of a shared option can be set whatever the
-        // current game).
+        // A game option: kept for every game that has it and accepts the value, so
+        // that each game's values of a shared option (`Size`) can be set whatever the
+        // current game and in any order; the current game restarts with it.
         let current = self.game();
         let owners: Vec<&'static str> = games::NAMES
             .iter()
@@ -711,37 +710,21 @@ impl Session {
         if owners.is_empty() {
             return Err(format!("unknown option {}", quote(name)));
         }
-        let refused_by_current = if owners.contains(&current) {
-            match self.checked_values(current, name, value_text) {
-                Ok(values) => {
-                    self.game_values.insert(current, values);
-                    self.engine = build(
-                        current,
-                        &self.game_values,
-                        &self.engine_values,
-                        self.hash_mib,
-                        self.threads,
-                    )?;
-                    return Ok(());
-                }
-                Err(error) => Some(error),
-            }
-        } else {
-            None
-        };
         let mut accepted = Vec::new();
+        let mut refused_by_current = None;
         let mut last_error = String::new();
-        for game in owners.into_iter().filter(|&g| g != current) {
+        for game in owners {
             match self.checked_values(game, name, value_text) {
                 Ok(values) => accepted.push((game, values)),
+                Err(error) if game == current => refused_by_current = Some(error),
                 Err(error) => last_error = error,
             }
         }
         if accepted.is_empty() {
             return Err(refused_by_current.unwrap_or(last_error));
         }
-        let kept_for: Vec<&str> = accepted.iter().map(|(game, _)| *game).collect();
         if let Some(why) = refused_by_current {
+            let kept_for: Vec<&str> = accepted.iter().map(|(game, _)| *game).collect();
             self.out.send(Response::InfoString(format!(
                 "setoption: {} {} is kept for {}; {current} keeps its value ({why})",
                 quote(name),
@@ -749,8 +732,18 @@ impl Session {
                 kept_for.join(", ")
             )));
         }
+        let resets_current = accepted.iter().any(|(game, _)| *game == current);
         for (game, values) in accepted {
             self.game_values.insert(game, values);
+        }
+        if resets_current {
+            self.engine = build(
+                current,
+                &self.game_values,
+                &self.engine_values,
+                self.hash_mib,
+                self.threads,
+            )?;
         }
         Ok(())
     }
@@ -1016,6 +1009,117 @@ fn read_line(reader: &mut impl BufRead) -> Event {
                 error.utf8_error().valid_up_to(),
                 quote(&String::from_utf8_lossy(error.as_bytes()))
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(game: &str) -> Session {
+        let (out, _) = Output::capture();
+        Session::new(out, game).expect("a game")
+    }
+
+    /// The spin bounds and default `ugi` advertises for `name`.
+    fn advertised(session: &Session, name: &str) -> (i64, i64, i64) {
+        session
+            .option_lines()
+            .into_iter()
+            .find_map(|line| match line {
+                OptionLine::Spin {
+                    name: found,
+                    default,
+                    min,
+                    max,
+                } if found == name => Some((default, min, max)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{name} is not advertised"))
+    }
+
+    #[test]
+    fn only_size_is_shared() {
+        assert_eq!(shared_spin("Size"), Some(11));
+        assert_eq!(shared_spin("size"), Some(11));
+        for name in ["Rows", "Cols", "MaxPlies", "LineLength", "Trees", "Hash"] {
+            assert_eq!(shared_spin(name), None, "{name}");
+        }
+        assert!(is_zero("0") && is_zero(" 00 ") && !is_zero("") && !is_zero("+0"));
+    }
+
+    /// Issue 32.4: whatever game a session starts on, every value of every game's
+    /// options is within what the first `ugi` advertises, and is accepted.
+    #[test]
+    fn every_value_of_every_game_is_advertised_and_settable() {
+        for &start in games::NAMES {
+            let first = session(start);
+            for &game in games::NAMES {
+                for spec in specs_of(game) {
+                    let OptionKind::Spin { min, max, .. } = spec.kind else {
+                        continue;
+                    };
+                    let (default, low, high) = advertised(&first, spec.name);
+                    assert!(low <= default && default <= high, "{}", spec.name);
+                    assert!(
+                        low <= min && max <= high,
+                        "{game} {} from {start}",
+                        spec.name
+                    );
+                }
+            }
+            for &game in games::NAMES {
+                let mut session = session(start);
+                for spec in specs_of(game) {
+                    let OptionKind::Spin { min, max, .. } = spec.kind else {
+                        continue;
+                    };
+                    for value in min..=max {
+                        // A value the game's own rules refuse (Talpa's odd sizes) is
+                        // checked by the game, not by the advertised range.
+                        if session
+                            .checked_values(game, spec.name, &value.to_string())
+                            .is_err()
+                        {
+                            continue;
+                        }
+                        let result = session.set_option(spec.name, Some(&value.to_string()));
+                        assert!(result.is_ok(), "{game} {} {value}: {result:?}", spec.name);
+                        let index = specs_of(game)
+                            .iter()
+                            .position(|s| s.name == spec.name)
+                            .unwrap_or_default();
+                        assert_eq!(
+                            session.game_values[game][index], value,
+                            "{game} from {start}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// An arena that sends back every advertised default changes no game.
+    #[test]
+    fn echoing_the_advertised_defaults_changes_no_game() {
+        for &game in games::NAMES {
+            let mut session = session(game);
+            let echoed: Vec<(String, String)> = session
+                .option_lines()
+                .into_iter()
+                .filter_map(|line| match line {
+                    OptionLine::Spin { name, default, .. } => Some((name, default.to_string())),
+                    OptionLine::Check { name, default } => Some((name, default.to_string())),
+                    OptionLine::Combo { .. } => None,
+                })
+                .collect();
+            for (name, value) in &echoed {
+                let result = session.set_option(name, Some(value));
+                assert!(result.is_ok(), "{game}: {name} {value}: {result:?}");
+            }
+            assert_eq!(session.game_values, defaults(specs_of), "{game}");
+            assert_eq!(session.game(), game);
         }
     }
 }
