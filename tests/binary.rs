@@ -211,6 +211,30 @@ fn waiting_lines_run_when_the_search_ends() {
     assert_eq!(engine.exit_code(), 0);
 }
 
+/// A `go` that waited for another search gets its own time: its clock starts when it
+/// starts, not when its line arrived.
+#[test]
+fn a_waiting_go_has_its_own_time() {
+    // Frozen Forest's Yuki (Monte-Carlo tree search) uses its move time in full.
+    let mut engine = Engine::start(&["--game", "frozenforest"]);
+    engine.send("position startpos");
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("go movetime 400");
+    engine.send("go movetime 400");
+    engine.within(Duration::from_secs(5), "bestmove");
+    let first_done = Instant::now();
+    engine.within(Duration::from_secs(5), "bestmove");
+    // Timed from its arrival it would have had no time left at all.
+    assert!(
+        first_done.elapsed() > Duration::from_millis(100),
+        "{:?}",
+        first_done.elapsed()
+    );
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
 /// `stop` ends every task asked for before it: the running search at once, a `go`
 /// waiting behind it as soon as it starts; each gets its one `bestmove`.
 #[test]

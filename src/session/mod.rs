@@ -111,10 +111,14 @@ impl Drop for FinishedToken {
     }
 }
 
-/// A line read while a task runs, waiting for it to end.
+/// A line in the queue: it waits there while a task runs.
 struct Waiting {
     item: Item,
+    /// When it arrived; a `go` that waited for a task starts its clock when it starts
+    /// instead (the time it waited was the task's, not its own).
     received: Instant,
+    /// It came while a task ran.
+    waited: bool,
     /// A `stop` came after it: a task it starts is stopped at once.
     stopped: bool,
 }
@@ -348,6 +352,7 @@ impl Session {
             item => self.queue.push_back(Waiting {
                 item,
                 received,
+                waited: self.search.is_some(),
                 stopped: false,
             }),
         }
@@ -425,7 +430,14 @@ impl Session {
     fn run_waiting(&mut self, waiting: Waiting) {
         match waiting.item {
             Item::Error(error) => self.out.send(Response::Error(error)),
-            Item::Command(command) => self.execute(command, waiting.received, waiting.stopped),
+            Item::Command(command) => {
+                let received = if waiting.waited {
+                    Instant::now()
+                } else {
+                    waiting.received
+                };
+                self.execute(command, received, waiting.stopped);
+            }
         }
     }
 
