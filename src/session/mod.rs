@@ -372,12 +372,7 @@ impl Session {
                     }
                     continue;
                 }
-                let stop = match search.task {
-                    Task::Unbounded => !self.queue.is_empty() || self.ending.is_some(),
-                    Task::Finite => self.ending == Some(Ending::Quit),
-                    Task::Bounded => false,
-                };
-                if stop {
+                if self.stops(search.task, !self.queue.is_empty()) {
                     search.stop.store(true, Ordering::Relaxed);
                 }
                 return Flow::Continue;
@@ -441,15 +436,20 @@ impl Session {
         }
     }
 
+    /// Whether a running `task` is to stop for what is pending: a line waiting for it
+    /// (`waiting`), `quit` or the end of input (the table of protocol.md, Searching).
+    fn stops(&self, task: Task, waiting: bool) -> bool {
+        match task {
+            Task::Unbounded => waiting || self.ending.is_some(),
+            Task::Finite => self.ending == Some(Ending::Quit),
+            Task::Bounded => false,
+        }
+    }
+
     /// A stop flag for a task about to start: raised already if a `stop` came after its
     /// line, or if `quit` or the end of input would stop it.
     fn stop_flag(&self, task: Task, stopped: bool) -> Arc<AtomicBool> {
-        let ending_stops = match task {
-            Task::Unbounded => self.ending.is_some(),
-            Task::Finite => self.ending == Some(Ending::Quit),
-            Task::Bounded => false,
-        };
-        Arc::new(AtomicBool::new(stopped || ending_stops))
+        Arc::new(AtomicBool::new(stopped || self.stops(task, false)))
     }
 
     /// A task's number and the output it writes to, which says when the task ends.
