@@ -42,8 +42,8 @@ the end of its input; the protocol is described in protocol.md.
 {all-args}{after-help}",
     override_usage = "tabuleiro [--game NAME] [COMMAND]",
     after_help = "\
-Logging: RUST_LOG=debug tabuleiro ... writes diagnostics to stderr; stdout carries
-only the protocol.",
+Logging: RUST_LOG=debug tabuleiro ... writes diagnostics to stderr ('> ' before a
+line the engine read, '< ' before one it wrote); stdout carries only the protocol.",
     args_override_self = true
 )]
 pub struct Cli {

@@ -69,6 +69,17 @@ impl Engine {
         seen
     }
 
+    /// Lines up to and including the first that starts with `prefix`, waiting at most
+    /// `patience` (a tighter bound than [`WAIT`], for what must be prompt).
+    fn within(&self, patience: Duration, prefix: &str) -> Vec<String> {
+        match process::until(&self.lines, patience, |line| line.starts_with(prefix)) {
+            Ok(seen) => seen,
+            Err(NotSeen::Timeout(seen) | NotSeen::Closed(seen)) => {
+                panic!("no '{prefix}' line within {patience:?}; saw {seen:?}")
+            }
+        }
+    }
+
     fn close_input(&mut self) {
         self.stdin = None;
     }
@@ -132,6 +143,162 @@ fn quit_during_a_search_exits_promptly() {
     engine.send("quit");
     assert_eq!(engine.exit_code(), 0);
     assert!(sent.elapsed() < Duration::from_secs(5));
+}
+
+/// Issue 32.1: a command that waits for a search used to stop the reading of input,
+/// so a later `stop` was never seen and the engine hung.
+#[test]
+fn stop_reaches_a_search_behind_a_waiting_command() {
+    let mut engine = Engine::start(&[]);
+    engine.send("game talpa");
+    engine.send("position startpos");
+    engine.send("go depth 40");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("position startpos moves d3d4");
+    std::thread::sleep(Duration::from_millis(200));
+    engine.send("stop");
+    engine.send("isready");
+    // A generous bound for a loaded machine; the stop itself takes milliseconds.
+    let reply = engine.within(Duration::from_secs(3), "readyok");
+    let bestmoves: Vec<&String> = reply.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(bestmoves.len(), 1, "{reply:?}");
+    assert!(
+        reply.iter().position(|l| l.starts_with("bestmove")) < Some(reply.len() - 1),
+        "bestmove comes before readyok: {reply:?}"
+    );
+    // The waiting `position` was carried out after the bestmove.
+    engine.send("query fen");
+    let fen = engine.within(Duration::from_secs(3), "response");
+    assert!(fen.last().is_some_and(|l| l.ends_with(" b 1")), "{fen:?}");
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
+/// Lines that wait for a search run the moment it ends, not at the next input line;
+/// `isready` and `query` with nothing waiting are answered during the search.
+#[test]
+fn waiting_lines_run_when_the_search_ends() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name Tablebase value false");
+    engine.send("position startpos");
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("go movetime 400");
+    engine.send("query fen");
+    engine.send("isready");
+    let during = engine.within(Duration::from_millis(300), "readyok");
+    assert!(
+        !during.iter().any(|l| l.starts_with("bestmove")),
+        "{during:?}"
+    );
+    assert!(
+        during
+            .iter()
+            .any(|l| l == "response 1w1w1/2b2/5/2w2/1b1b1 b 0"),
+        "{during:?}"
+    );
+    engine.send("position startpos moves b1c1");
+    engine.send("query fen");
+    let after = engine.within(Duration::from_secs(3), "response");
+    let at = after.iter().position(|l| l.starts_with("bestmove"));
+    assert!(at.is_some_and(|at| at + 2 == after.len()), "{after:?}");
+    assert_eq!(
+        after.last().map(String::as_str),
+        Some("response 1w1w1/2b2/5/2w2/2bb1 w 1"),
+        "{after:?}"
+    );
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
+/// A `go` that waited for another search gets its own time: its clock starts when it
+/// starts, not when its line arrived.
+#[test]
+fn a_waiting_go_has_its_own_time() {
+    // Frozen Forest's Yuki (Monte-Carlo tree search) uses its move time in full.
+    let mut engine = Engine::start(&["--game", "frozenforest"]);
+    engine.send("position startpos");
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("go movetime 400");
+    engine.send("go movetime 400");
+    engine.within(Duration::from_secs(5), "bestmove");
+    let first_done = Instant::now();
+    engine.within(Duration::from_secs(5), "bestmove");
+    // Timed from its arrival it would have had no time left at all.
+    assert!(
+        first_done.elapsed() > Duration::from_millis(100),
+        "{:?}",
+        first_done.elapsed()
+    );
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
+/// `stop` ends every task asked for before it: the running search at once, a `go`
+/// waiting behind it as soon as it starts; each gets its one `bestmove`.
+#[test]
+fn stop_ends_the_waiting_searches_too() {
+    let mut engine = Engine::start(&["--game", "talpa"]);
+    engine.send("position startpos");
+    engine.send("go depth 40");
+    engine.send("position startpos moves d3d4");
+    engine.send("go depth 40");
+    std::thread::sleep(Duration::from_millis(200));
+    engine.send("stop");
+    engine.send("isready");
+    let reply = engine.within(Duration::from_secs(3), "readyok");
+    let bestmoves = reply.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 2, "{reply:?}");
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
+/// Issue 32.6: `isready` during `bench` took 0.3-0.65 s (it waited for the start
+/// game's table, which `bench` does not use).
+#[test]
+fn isready_during_bench_is_prompt() {
+    let mut engine = Engine::start(&[]);
+    engine.send("bench");
+    std::thread::sleep(Duration::from_millis(50));
+    let mut latencies = Vec::new();
+    for _ in 0..7 {
+        let sent = Instant::now();
+        engine.send("isready");
+        engine.within(Duration::from_secs(5), "readyok");
+        latencies.push(sent.elapsed());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    latencies.sort();
+    // Generous for a loaded machine: prompt means well under this.
+    assert!(latencies[3] < Duration::from_millis(100), "{latencies:?}");
+    engine.send("stop");
+    engine.send("quit");
+    assert_eq!(engine.exit_code(), 0);
+}
+
+/// `RUST_LOG=debug` marks what the engine was sent `>` and what it says `<`, as the
+/// transcripts in the docs and tests do; stdout carries only the protocol (no banner
+/// in a pipe).
+#[test]
+fn the_debug_log_marks_input_and_output_as_the_transcripts_do() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(b"isready\nquit\n").expect("write");
+    drop(stdin);
+    let output = child.wait_with_output().expect("the engine exits");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout, "readyok\n");
+    let log = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(lines.iter().any(|l| l.ends_with("] > isready")), "{log}");
+    assert!(lines.iter().any(|l| l.ends_with("] < readyok")), "{log}");
 }
 
 #[test]

@@ -37,6 +37,8 @@ pub enum Command {
     Display,
     /// `bench [depth]` (extension).
     Bench { depth: Option<u32> },
+    /// `help` (extension): a short list of the commands.
+    Help,
 }
 
 /// Where a `position` command starts.
@@ -181,6 +183,7 @@ impl fmt::Display for Command {
             Command::Display => f.write_str("d"),
             Command::Bench { depth: None } => f.write_str("bench"),
             Command::Bench { depth: Some(depth) } => write!(f, "bench {depth}"),
+            Command::Help => f.write_str("help"),
         }
     }
 }

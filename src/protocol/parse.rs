@@ -109,7 +109,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
 }
 
 /// Every command keyword, for the "commands are lower case" hint (and the tests).
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "ugi",
     "uci",
     "isready",
@@ -124,6 +124,7 @@ const COMMANDS: [&str; 14] = [
     "game",
     "d",
     "bench",
+    "help",
 ];
 
 /// The error inside the parser: either nom's own "this alternative does not apply" or a message
@@ -316,6 +317,7 @@ fn command(input: &str) -> Res<'_, Command> {
         preceded(keyword("game"), cut(game)),
         bare("d", Command::Display),
         preceded(keyword("bench"), cut(bench)),
+        bare("help", Command::Help),
         unknown_command,
     ))
     .parse_complete(input)
@@ -602,6 +604,8 @@ mod tests {
         assert_eq!(ok("stop"), Command::Stop);
         assert_eq!(ok("quit"), Command::Quit);
         assert_eq!(ok("d"), Command::Display);
+        assert_eq!(ok("help"), Command::Help);
+        assert!(err("help me").contains("extra text"));
         assert_eq!(ok("bench"), Command::Bench { depth: None });
         assert_eq!(ok("bench 7"), Command::Bench { depth: Some(7) });
         assert_eq!(ok("bench 0"), Command::Bench { depth: Some(0) });
@@ -1232,6 +1236,7 @@ mod tests {
             Command::Stop,
             Command::Quit,
             Command::Display,
+            Command::Help,
             Command::Bench { depth: None },
             Command::Bench { depth: Some(0) },
             Command::Bench {

@@ -1,27 +1,32 @@
 //! The session: the line loop that turns commands into calls on the engine of the
 //! current game, and owns the search worker.
 //!
-//! - [`Session::handle_line`] carries out one input line; errors become
-//!   `info string error: …` and leave the previous state as it was (except an illegal
-//!   move inside `position`, SPEC §3).
-//! - A search (and `bench`) runs on its own thread with an atomic stop flag, so
-//!   `isready`, `query`, `d` and `stop` are answered while it thinks. Any other command
-//!   first lets a task that ends by itself finish, or stops one that never would
-//!   (`go infinite`, a bare `go`), so every `go` gets exactly one `bestmove`.
-//! - `quit` and the end of input let a `go` with limits finish; `quit` stops
-//!   everything else at once (`go perft`, `go solve`, `bench`); see [`Task`].
+//! - Input is read on a thread of its own ([`run`]), which stamps every line with its
+//!   arrival time (a `go`'s clock runs from there) and sends it down one channel; a
+//!   task (a search, `bench`) sends its end down the same channel. So input is read
+//!   whatever runs, and what waited for a task runs the moment it ends.
+//! - A task runs on its own thread with an atomic stop flag. `stop` reaches it at once,
+//!   `isready` is answered at once; every other line waits in a queue, in order, until
+//!   the task ends (a `go infinite` or bare `go` is stopped for it), except that a
+//!   `query`, `d`, `help` or an error with nothing queued before it is answered at once.
+//!   So each command sees the effect of every command before it, as if each `go` had
+//!   been waited for, and every `go` gets exactly one `bestmove`.
+//! - `stop` ends every task asked for before it: the running one now, a queued one as
+//!   soon as it starts. `quit` and the end of input let a `go` with limits finish; `quit`
+//!   stops everything else (`go perft`, `go solve`, `bench`); see [`Task`].
+//! - Errors become `info string error: …` and leave the previous state as it was
+//!   (except an illegal move inside `position`, SPEC §3).
 //! - Preparation (the transposition table, a game's tables) is done when an option or
-//!   the game is set, and `isready` answers once it is complete.
-//! - [`run`] reads standard input on the session's own thread and stamps every line
-//!   with its arrival time (a `go`'s clock runs from there).
+//!   the game is set, and `isready` while idle answers once it is complete.
 
 pub mod engine;
 pub mod output;
 
-use std::collections::HashMap;
-use std::io::BufRead;
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, IsTerminal};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -61,19 +66,92 @@ pub enum Flow {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Task {
     /// A `go` with a depth, node or time limit: it ends by itself, and every command
-    /// (`quit` and the end of input included) lets it finish.
+    /// (`quit` and the end of input included) waits for it.
     Bounded,
     /// `go perft`, `go solve`, `bench`: they end by themselves, and other commands and
     /// the end of input wait for them, but `quit` stops them at once.
     Finite,
-    /// `go infinite` or a bare `go`: never ends by itself; every command stops it.
+    /// `go infinite` or a bare `go`: never ends by itself; a command that waits for it,
+    /// `quit` and the end of input stop it.
     Unbounded,
 }
 
+/// What the session's loop receives, in the order it arrived.
+#[derive(Debug)]
+pub enum Event {
+    /// An input line and when it arrived.
+    Line(String, Instant),
+    /// An input line that could not be read as text; the message says why.
+    Bad(String),
+    /// The end of input.
+    End,
+    /// The task with this number has ended: its last line is out.
+    Finished(u64),
+}
+
 struct RunningSearch {
+    /// The task's number, as its [`Event::Finished`] gives it.
+    id: u64,
     stop: Arc<AtomicBool>,
     task: Task,
     handle: Option<JoinHandle<()>>,
+}
+
+/// Sends [`Event::Finished`] when dropped: a task's output holds it, so it is dropped
+/// when the task's thread has let go of its output (after the `bestmove`), also if the
+/// task panicked.
+struct FinishedToken {
+    id: u64,
+    events: Sender<Event>,
+}
+
+impl Drop for FinishedToken {
+    fn drop(&mut self) {
+        let _ = self.events.send(Event::Finished(self.id));
+    }
+}
+
+/// A line in the queue: it waits there while a task runs.
+struct Waiting {
+    item: Item,
+    /// When it arrived; a `go` that waited for a task starts its clock when it starts
+    /// instead (the time it waited was the task's, not its own).
+    received: Instant,
+    /// It came while a task ran.
+    waited: bool,
+    /// A `stop` came after it: a task it starts is stopped at once.
+    stopped: bool,
+}
+
+/// An input line, understood or not.
+enum Item {
+    Command(Command),
+    Error(String),
+}
+
+impl Waiting {
+    /// Whether it needs nothing of the state a waiting command may change, so that at
+    /// the head of the queue it is answered while a task runs.
+    fn answers_at_once(&self) -> bool {
+        matches!(
+            self.item,
+            Item::Error(_) | Item::Command(Command::Query(_) | Command::Display | Command::Help)
+        )
+    }
+
+    fn starts_task(&self) -> bool {
+        matches!(
+            self.item,
+            Item::Command(Command::Go(_) | Command::Bench { .. })
+        )
+    }
+}
+
+/// How the session ends once nothing is left to wait for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ending {
+    Quit,
+    EndOfInput,
 }
 
 /// One protocol session.
@@ -91,6 +169,15 @@ pub struct Session {
     /// The `Level` option: playing strength, 10 = full (search/level.rs).
     level: Level,
     search: Option<RunningSearch>,
+    /// Lines waiting for the running task, in order (empty when nothing runs).
+    queue: VecDeque<Waiting>,
+    /// `quit` or the end of input came: the session ends when nothing is left.
+    ending: Option<Ending>,
+    /// The session's channel: input lines (from [`run`]'s reader) and tasks' ends.
+    events: Sender<Event>,
+    inbox: Receiver<Event>,
+    /// The number of the next task.
+    next_task: u64,
 }
 
 /// The option specs of a game (for the option list and validation).
@@ -155,6 +242,7 @@ impl Session {
             HASH_DEFAULT as usize,
             THREADS_DEFAULT as usize,
         )?;
+        let (events, inbox) = mpsc::channel();
         Ok(Session {
             out,
             engine,
@@ -165,6 +253,11 @@ impl Session {
             move_overhead_ms: OVERHEAD_DEFAULT as u64,
             level: Level::FULL,
             search: None,
+            queue: VecDeque::new(),
+            ending: None,
+            events,
+            inbox,
+            next_task: 0,
         })
     }
 
@@ -173,81 +266,153 @@ impl Session {
         self.engine.game_name()
     }
 
-    /// Carries out one input line that arrived now.
+    /// A sender into the session's channel, for a thread that reads its input.
+    pub fn sender(&self) -> Sender<Event> {
+        self.events.clone()
+    }
+
+    /// Carries out one input line that arrived now, after the ends of tasks that have
+    /// come meanwhile (for sessions driven in-process, whose lines do not go through
+    /// the channel).
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        if self.poll() == Flow::Quit {
+            return Flow::Quit;
+        }
         self.handle_line_at(line, Instant::now())
     }
 
     /// Carries out one input line that arrived at `received` (a `go`'s clock starts
-    /// then, not when the session gets to it).
+    /// then, not when the session gets to it): at once, or queued behind a task.
     pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Flow {
-        log::debug!("< {line}");
-        let command = match parse_command(line) {
-            Ok(Some(command)) => command,
-            Ok(None) => return Flow::Continue,
-            Err(error) => {
-                self.out.send(Response::Error(error.to_string()));
+        // The transcripts' convention: `>` what the engine was sent, `<` what it says.
+        log::debug!("> {line}");
+        let item = match parse_command(line) {
+            Ok(Some(command)) => Item::Command(command),
+            Ok(None) => return self.progress(),
+            Err(error) => Item::Error(error.to_string()),
+        };
+        self.accept(item, received)
+    }
+
+    /// Handles one event of the session's channel.
+    pub fn handle_event(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(line, received) => self.handle_line_at(&line, received),
+            Event::Bad(why) => self.accept(Item::Error(why), Instant::now()),
+            Event::End => {
+                self.ending.get_or_insert(Ending::EndOfInput);
+                self.progress()
+            }
+            Event::Finished(id) => {
+                if self.search.as_ref().is_some_and(|search| search.id == id) {
+                    self.reap();
+                }
+                self.progress()
+            }
+        }
+    }
+
+    /// Handles the events already in the channel, without waiting.
+    fn poll(&mut self) -> Flow {
+        let mut flow = Flow::Continue;
+        while let Ok(event) = self.inbox.try_recv() {
+            flow = self.handle_event(event);
+        }
+        flow
+    }
+
+    /// Waits until no task runs and no line waits, handling the tasks' ends as they
+    /// come (for sessions driven in-process). Waits for ever on a `go infinite`.
+    pub fn wait_for_search(&mut self) {
+        while self.search.is_some() || !self.queue.is_empty() {
+            match self.inbox.recv() {
+                Ok(event) => {
+                    self.handle_event(event);
+                }
+                Err(_) => return,
+            }
+        }
+    }
+
+    /// Stops the running task and every queued one (as `stop` does), and waits until
+    /// nothing runs or waits.
+    pub fn stop_search(&mut self) {
+        self.stop_all();
+        self.wait_for_search();
+    }
+
+    fn accept(&mut self, item: Item, received: Instant) -> Flow {
+        match item {
+            Item::Command(Command::Stop) => self.stop_all(),
+            Item::Command(Command::IsReady) => self.ready(),
+            _ if self.ending.is_some() => {
+                log::debug!("ignored: it came after quit or the end of input");
+            }
+            Item::Command(Command::Quit) => self.ending = Some(Ending::Quit),
+            item => self.queue.push_back(Waiting {
+                item,
+                received,
+                waited: self.search.is_some(),
+                stopped: false,
+            }),
+        }
+        self.progress()
+    }
+
+    /// Moves on: with nothing running, runs the queued lines in order until one starts
+    /// a task; with a task running, answers what needs no state at the head of the
+    /// queue, and stops the task if what waits for it would stop it. `Flow::Quit` once
+    /// `quit` or the end of input has nothing left to wait for.
+    fn progress(&mut self) -> Flow {
+        loop {
+            if let Some(search) = &self.search {
+                if self.queue.front().is_some_and(Waiting::answers_at_once) {
+                    if let Some(waiting) = self.queue.pop_front() {
+                        self.run_waiting(waiting);
+                    }
+                    continue;
+                }
+                if self.stops(search.task, !self.queue.is_empty()) {
+                    search.stop.store(true, Ordering::Relaxed);
+                }
                 return Flow::Continue;
             }
-        };
-        self.reap_finished_search();
-        match command {
-            Command::IsReady => {
-                // Ready means prepared: a game's tables are started if need be and
-                // awaited here. The transposition table was allocated when the game or
-                // `Hash` was set.
-                self.engine.await_tables();
-                self.out.send(Response::ReadyOk);
-            }
-            Command::Stop => self.stop_search(),
-            Command::Quit => {
-                self.quit();
-                return Flow::Quit;
-            }
-            Command::Query(query) => self.reply(self.engine.query(&query).map(Response::Answer)),
-            Command::Display => self.out.send(Response::Text(self.engine.display())),
-            other => {
-                // Everything else changes state or starts work: not during a search. A
-                // search with limits is let finish (so piped scripts run every `go` in
-                // full); `go infinite` is stopped.
-                self.finish_search();
-                self.execute(other, received);
+            match self.queue.pop_front() {
+                Some(waiting) => self.run_waiting(waiting),
+                None if self.ending.is_some() => return Flow::Quit,
+                None => return Flow::Continue,
             }
         }
-        Flow::Continue
     }
 
-    /// Stops a running search and waits for its `bestmove`.
-    pub fn stop_search(&mut self) {
-        if let Some(mut search) = self.search.take() {
+    /// `stop`: the running task stops now, a queued one as soon as it starts; returns
+    /// once their last lines are out (so that a reply to a later line comes after the
+    /// `bestmove`), having run what waited for them.
+    fn stop_all(&mut self) {
+        for waiting in &mut self.queue {
+            waiting.stopped |= waiting.starts_task();
+        }
+        while let Some(search) = &self.search {
             search.stop.store(true, Ordering::Relaxed);
-            if let Some(handle) = search.handle.take() {
-                let _ = handle.join();
+            // Its `Event::Finished` then finds no such task and is ignored.
+            self.reap();
+            if self.progress() == Flow::Quit {
+                return;
             }
         }
     }
 
-    /// Lets a task that ends by itself finish; stops one that never would.
-    pub fn finish_search(&mut self) {
-        match self.search.as_ref().map(|search| search.task) {
-            Some(Task::Unbounded) => self.stop_search(),
-            Some(Task::Bounded | Task::Finite) => self.wait_for_search(),
-            None => {}
+    /// `isready`: at once while a task runs (UCI); when idle, once the current game's
+    /// tables are ready (started here if need be).
+    fn ready(&mut self) {
+        if self.search.is_none() {
+            self.engine.await_tables();
         }
+        self.out.send(Response::ReadyOk);
     }
 
-    /// What `quit` does before the session ends: a `go` with limits has its say (so
-    /// that a piped script's last `go` runs in full); anything else is stopped.
-    pub fn quit(&mut self) {
-        match self.search.as_ref().map(|search| search.task) {
-            Some(Task::Bounded) => self.wait_for_search(),
-            Some(_) => self.stop_search(),
-            None => {}
-        }
-    }
-
-    /// Waits for a running search to end by itself.
-    pub fn wait_for_search(&mut self) {
+    /// Joins the task that has ended.
+    fn reap(&mut self) {
         if let Some(handle) = self
             .search
             .take()
@@ -257,12 +422,45 @@ impl Session {
         }
     }
 
-    fn reap_finished_search(&mut self) {
-        if let Some(search) = &self.search
-            && search.handle.as_ref().is_none_or(|h| h.is_finished())
-        {
-            self.wait_for_search();
+    fn run_waiting(&mut self, waiting: Waiting) {
+        match waiting.item {
+            Item::Error(error) => self.out.send(Response::Error(error)),
+            Item::Command(command) => {
+                let received = if waiting.waited {
+                    Instant::now()
+                } else {
+                    waiting.received
+                };
+                self.execute(command, received, waiting.stopped);
+            }
         }
+    }
+
+    /// Whether a running `task` is to stop for what is pending: a line waiting for it
+    /// (`waiting`), `quit` or the end of input (the table of protocol.md, Searching).
+    fn stops(&self, task: Task, waiting: bool) -> bool {
+        match task {
+            Task::Unbounded => waiting || self.ending.is_some(),
+            Task::Finite => self.ending == Some(Ending::Quit),
+            Task::Bounded => false,
+        }
+    }
+
+    /// A stop flag for a task about to start: raised already if a `stop` came after its
+    /// line, or if `quit` or the end of input would stop it.
+    fn stop_flag(&self, task: Task, stopped: bool) -> Arc<AtomicBool> {
+        Arc::new(AtomicBool::new(stopped || self.stops(task, false)))
+    }
+
+    /// A task's number and the output it writes to, which says when the task ends.
+    fn task_output(&mut self) -> (u64, Output) {
+        let id = self.next_task;
+        self.next_task += 1;
+        let token = FinishedToken {
+            id,
+            events: self.events.clone(),
+        };
+        (id, self.out.holding(token))
     }
 
     fn reply(&self, result: Result<Response, String>) {
@@ -272,7 +470,7 @@ impl Session {
         }
     }
 
-    fn execute(&mut self, command: Command, received: Instant) {
+    fn execute(&mut self, command: Command, received: Instant, stopped: bool) {
         match command {
             Command::Ugi => self.handshake(Response::UgiOk),
             Command::Uci => self.handshake(Response::UciOk),
@@ -294,7 +492,7 @@ impl Session {
                     self.out.send(Response::Error(error));
                 }
             }
-            Command::Go(go) => self.go(go, received),
+            Command::Go(go) => self.go(go, received, stopped),
             Command::Bench { depth } => {
                 let depths = crate::bench::DEPTHS;
                 if let Some(depth) = depth.filter(|d| !depths.contains(d)) {
@@ -305,41 +503,47 @@ impl Session {
                     )));
                     return;
                 }
-                self.bench(depth);
+                self.bench(depth, stopped);
             }
-            Command::IsReady
-            | Command::Stop
-            | Command::Quit
-            | Command::Query(_)
-            | Command::Display => {}
+            Command::Query(query) => self.reply(self.engine.query(&query).map(Response::Answer)),
+            Command::Display => self.out.send(Response::Text(self.engine.display())),
+            Command::Help => self.out.send(Response::Text(help())),
+            // Never queued: `accept` carries them out.
+            Command::IsReady | Command::Stop | Command::Quit => {}
         }
     }
 
-    fn go(&mut self, go: Go, received: Instant) {
+    fn go(&mut self, go: Go, received: Instant, stopped: bool) {
         let infinite = matches!(&go, Go::Search(limits) if limits.infinite);
         let task = match &go {
             Go::Search(limits) if infinite || !limits.has_limit() => Task::Unbounded,
             Go::Search(_) => Task::Bounded,
             Go::Perft(_) | Go::Solve => Task::Finite,
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = self.stop_flag(task, stopped);
+        let (id, out) = self.task_output();
         let settings = GoSettings {
             received,
             move_overhead_ms: self.move_overhead_ms,
             infinite,
             level: self.level,
         };
-        let handle = self
-            .engine
-            .go(go, settings, Arc::clone(&stop), self.out.clone());
-        self.search = Some(RunningSearch { stop, task, handle });
+        // A search short enough to run on this thread has ended when `go` returns; its
+        // end is in the channel all the same.
+        let handle = self.engine.go(go, settings, Arc::clone(&stop), out);
+        self.search = Some(RunningSearch {
+            id,
+            stop,
+            task,
+            handle,
+        });
     }
 
     /// `bench` on the worker thread, like a search: `isready` is answered meanwhile,
     /// `stop` and `quit` end it (without the summary line, which would be no signature).
-    fn bench(&mut self, depth: Option<u32>) {
-        let stop = Arc::new(AtomicBool::new(false));
-        let out = self.out.clone();
+    fn bench(&mut self, depth: Option<u32>, stopped: bool) {
+        let stop = self.stop_flag(Task::Finite, stopped);
+        let (id, out) = self.task_output();
         let flag = Arc::clone(&stop);
         let job = move || {
             let report = crate::bench::run_until(depth, &flag, &|part| {
@@ -352,6 +556,7 @@ impl Session {
         };
         let handle = engine::spawn_worker("bench", job);
         self.search = Some(RunningSearch {
+            id,
             stop,
             task: Task::Finite,
             handle,
@@ -367,9 +572,10 @@ impl Session {
         self.out.send(ok);
     }
 
-    /// Every option: the engine's own, then each game option once (an option that
-    /// several games share, such as `Size`, shows the current game's bounds if it has
-    /// it, else the first game's that does).
+    /// Every option: the engine's own, then each game option once. An option of one
+    /// game shows that game's bounds and value; a number that several games share
+    /// (`Size`) shows the union of their bounds with 0 as its minimum and default: 0
+    /// sets each game to its own default (see [`shared_spin`]).
     pub fn option_lines(&self) -> Vec<OptionLine> {
         let mut lines = vec![
             OptionLine::Combo {
@@ -434,7 +640,15 @@ impl Session {
         // Keep a stable order: by the game list, whatever the current game.
         found.sort_by_key(|(game, _, _)| games::NAMES.iter().position(|g| g == game));
         for (_, spec, value) in found {
-            lines.push(option_line(&spec, value));
+            lines.push(match shared_spin(spec.name) {
+                Some(max) => OptionLine::Spin {
+                    name: spec.name.to_string(),
+                    default: 0,
+                    min: 0,
+                    max,
+                },
+                None => option_line(&spec, value),
+            });
         }
         lines
     }
@@ -496,38 +710,39 @@ impl Session {
         if self.set_engine_option(name, value_text)? {
             return Ok(());
         }
-        // A game option: it belongs to the current game if that game has it; else it
-        // is kept for every game that has it and accepts the value.
+        // A game option: kept for every game that has it and accepts the value, so
+        // that each game's values of a shared option (`Size`) can be set whatever the
+        // current game and in any order; the current game restarts with it.
         let current = self.game();
-        let owners: Vec<&'static str> = if specs_of(current)
+        let owners: Vec<&'static str> = games::NAMES
             .iter()
-            .any(|s| s.name.eq_ignore_ascii_case(name))
-        {
-            vec![current]
-        } else {
-            games::NAMES
-                .iter()
-                .copied()
-                .filter(|g| {
-                    specs_of(g)
-                        .iter()
-                        .any(|s| s.name.eq_ignore_ascii_case(name))
-                })
-                .collect()
-        };
+            .copied()
+            .filter(|g| has_option(g, name))
+            .collect();
         if owners.is_empty() {
             return Err(format!("unknown option {}", quote(name)));
         }
         let mut accepted = Vec::new();
+        let mut refused_by_current = None;
         let mut last_error = String::new();
         for game in owners {
             match self.checked_values(game, name, value_text) {
                 Ok(values) => accepted.push((game, values)),
+                Err(error) if game == current => refused_by_current = Some(error),
                 Err(error) => last_error = error,
             }
         }
         if accepted.is_empty() {
-            return Err(last_error);
+            return Err(refused_by_current.unwrap_or(last_error));
+        }
+        if let Some(why) = refused_by_current {
+            let kept_for: Vec<&str> = accepted.iter().map(|(game, _)| *game).collect();
+            self.out.send(Response::InfoString(format!(
+                "setoption: {} {} is kept for {}; {current} keeps its value ({why})",
+                quote(name),
+                quote(value_text),
+                kept_for.join(", ")
+            )));
         }
         let resets_current = accepted.iter().any(|(game, _)| *game == current);
         for (game, values) in accepted {
@@ -580,10 +795,17 @@ impl Session {
             .position(|s| s.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("unknown option {}", quote(name)))?;
         let spec = specs[index];
-        let value = spec
-            .kind
-            .parse_value(text)
-            .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?;
+        let value = match spec.kind {
+            // 0 for an option several games share: this game's own default.
+            OptionKind::Spin { default, .. }
+                if shared_spin(spec.name).is_some() && is_zero(text) =>
+            {
+                default
+            }
+            kind => kind
+                .parse_value(text)
+                .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?,
+        };
         let mut values = self.game_values[game].clone();
         values[index] = value;
         games::visit(game, CheckConfig(values.clone()))
@@ -591,6 +813,42 @@ impl Session {
             .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?;
         Ok(values)
     }
+}
+
+/// Whether `text` is the number 0 (`0`, `00`).
+fn is_zero(text: &str) -> bool {
+    let text = text.trim();
+    !text.is_empty() && text.bytes().all(|b| b == b'0')
+}
+
+/// Whether `game` has a game option called `name`.
+fn has_option(game: &str, name: &str) -> bool {
+    specs_of(game)
+        .iter()
+        .any(|spec| spec.name.eq_ignore_ascii_case(name))
+}
+
+/// For a number option that several games have (`Size`: Talpa 4–10, Fabrik 7–11), the
+/// largest maximum among them; `None` for any other option. Such an option is
+/// advertised as `default 0 min 0 max <that>`, 0 meaning each game's own default: every
+/// value of every game is within what `ugi` says, and an arena that sends back the
+/// advertised default changes no game.
+fn shared_spin(name: &str) -> Option<i64> {
+    let mut owners = 0;
+    let mut max = None;
+    for game in games::NAMES {
+        for spec in specs_of(game) {
+            if !spec.name.eq_ignore_ascii_case(name) {
+                continue;
+            }
+            owners += 1;
+            match spec.kind {
+                OptionKind::Spin { max: top, .. } => max = max.max(Some(top)),
+                OptionKind::Check { .. } => return None,
+            }
+        }
+    }
+    if owners > 1 { max } else { None }
 }
 
 fn spin(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
@@ -644,60 +902,93 @@ fn option_line(spec: &OptionSpec, value: i64) -> OptionLine {
 }
 
 impl Drop for Session {
+    /// Stops the running task and waits for it; queued lines are dropped.
     fn drop(&mut self) {
-        self.stop_search();
+        if let Some(search) = &self.search {
+            search.stop.store(true, Ordering::Relaxed);
+        }
+        self.reap();
     }
 }
 
-/// One line of input as the reader thread sends it.
-enum Input {
-    /// A line and when it arrived.
-    Line(String, Instant),
-    /// A line that could not be read as text; the message says why.
-    Bad(String),
+/// The line printed first when standard input is a terminal (never in a pipe).
+fn banner(game: &str) -> String {
+    format!(
+        "{ENGINE_NAME}: a UGI engine for Linetris, Talpa, Fabrik, Frozen Forest and \
+         Neutreeko (now {game}). Type 'help' for the commands, 'quit' to leave."
+    )
+}
+
+/// The reply to `help`: plain lines, like `d`'s.
+fn help() -> String {
+    let games = games::NAMES.join(", ");
+    format!(
+        "Commands (one a line; protocol.md describes them all):
+  ugi                          the options, then ugiok
+  isready                      readyok once the engine is prepared
+  game NAME                    play NAME: {games}
+  setoption name N value V     set an option ('ugi' lists them)
+  uginewgame                   forget what earlier searches learnt
+  position startpos|fen F [moves M1 M2 ...]
+  go [depth D] [nodes N] [movetime MS] [p1time MS p2time MS] [infinite]
+  go solve | go perft N        prove the value | count the move sequences
+  stop                         end the search now: its bestmove
+  query fen|moves|p1turn|gameover|result
+  d                            the board
+  bench [DEPTH]                the search's node-count signature
+  quit"
+    )
 }
 
 /// Speaks the protocol on standard input and output until `quit` or the end of input.
 ///
-/// The session reads standard input itself: a search runs on its own thread, so the
-/// session is free to read while it thinks. A reader thread handing lines over would add
-/// one more thread to wake between the arrival of `go` and the search, and on a busy
-/// machine every wake-up may wait for a time slice of another process.
+/// A thread reads standard input, stamps each line with its arrival time and sends it
+/// down the session's channel, so that input is read whatever the session does (a
+/// `go` started on this thread, a table awaited). It costs one wake-up between the
+/// arrival of a line and the session; the clock of a `go` runs from the arrival.
 pub fn run(game: &str) -> Result<(), String> {
     let mut session = Session::new(Output::stdout(), game)?;
     let stdin = std::io::stdin();
-    let mut reader = stdin.lock();
-    while let Some(input) = read_line(&mut reader) {
-        let flow = match input {
-            Input::Line(line, received) => session.handle_line_at(&line, received),
-            Input::Bad(why) => {
-                session.out.send(Response::Error(why));
-                Flow::Continue
+    if stdin.is_terminal() {
+        session.out.send(Response::Text(banner(session.game())));
+    }
+    let events = session.sender();
+    std::thread::Builder::new()
+        .name("input".to_string())
+        .spawn(move || {
+            let mut reader = stdin.lock();
+            loop {
+                let event = read_line(&mut reader);
+                let end = matches!(event, Event::End);
+                if events.send(event).is_err() || end {
+                    return;
+                }
             }
-        };
-        if flow == Flow::Quit {
-            return Ok(());
+        })
+        .map_err(|error| format!("cannot start the thread that reads input: {error}"))?;
+    // The session holds a sender of its own, so the channel never closes.
+    while let Ok(event) = session.inbox.recv() {
+        if session.handle_event(event) == Flow::Quit {
+            break;
         }
     }
-    // The end of input means quit, once a task that ends by itself has had its say.
-    session.finish_search();
     Ok(())
 }
 
-/// Reads one line (bytes, so that bad UTF-8 and huge lines are reported, not fatal);
-/// `None` at the end of input or on a read error.
-fn read_line(reader: &mut impl BufRead) -> Option<Input> {
+/// Reads one line (bytes, so that bad UTF-8 and huge lines are reported, not fatal),
+/// stamped with its arrival; [`Event::End`] at the end of input or on a read error.
+fn read_line(reader: &mut impl BufRead) -> Event {
     let mut line = Vec::new();
     let mut too_long = false;
     loop {
         let buffer = match reader.fill_buf() {
             Ok(buffer) => buffer,
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
+            Err(_) => return Event::End,
         };
         if buffer.is_empty() {
             if line.is_empty() && !too_long {
-                return None;
+                return Event::End;
             }
             break;
         }
@@ -717,19 +1008,130 @@ fn read_line(reader: &mut impl BufRead) -> Option<Input> {
         }
     }
     let received = Instant::now();
-    Some(if too_long {
-        Input::Bad(format!(
+    if too_long {
+        Event::Bad(format!(
             "line longer than {MAX_LINE_BYTES} bytes ignored (it began {})",
             quote(&String::from_utf8_lossy(&line[..line.len().min(40)]))
         ))
     } else {
         match String::from_utf8(line) {
-            Ok(text) => Input::Line(text, received),
-            Err(error) => Input::Bad(format!(
+            Ok(text) => Event::Line(text, received),
+            Err(error) => Event::Bad(format!(
                 "line is not valid UTF-8 (byte {} is bad): {}",
                 error.utf8_error().valid_up_to(),
                 quote(&String::from_utf8_lossy(error.as_bytes()))
             )),
         }
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(game: &str) -> Session {
+        let (out, _) = Output::capture();
+        Session::new(out, game).expect("a game")
+    }
+
+    /// The spin bounds and default `ugi` advertises for `name`.
+    fn advertised(session: &Session, name: &str) -> (i64, i64, i64) {
+        session
+            .option_lines()
+            .into_iter()
+            .find_map(|line| match line {
+                OptionLine::Spin {
+                    name: found,
+                    default,
+                    min,
+                    max,
+                } if found == name => Some((default, min, max)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{name} is not advertised"))
+    }
+
+    #[test]
+    fn only_size_is_shared() {
+        assert_eq!(shared_spin("Size"), Some(11));
+        assert_eq!(shared_spin("size"), Some(11));
+        for name in ["Rows", "Cols", "MaxPlies", "LineLength", "Trees", "Hash"] {
+            assert_eq!(shared_spin(name), None, "{name}");
+        }
+        assert!(is_zero("0") && is_zero(" 00 ") && !is_zero("") && !is_zero("+0"));
+    }
+
+    /// Issue 32.4: whatever game a session starts on, every value of every game's
+    /// options is within what the first `ugi` advertises, and is accepted.
+    #[test]
+    fn every_value_of_every_game_is_advertised_and_settable() {
+        for &start in games::NAMES {
+            let first = session(start);
+            for &game in games::NAMES {
+                for spec in specs_of(game) {
+                    let OptionKind::Spin { min, max, .. } = spec.kind else {
+                        continue;
+                    };
+                    let (default, low, high) = advertised(&first, spec.name);
+                    assert!(low <= default && default <= high, "{}", spec.name);
+                    assert!(
+                        low <= min && max <= high,
+                        "{game} {} from {start}",
+                        spec.name
+                    );
+                }
+            }
+            for &game in games::NAMES {
+                let mut session = session(start);
+                for spec in specs_of(game) {
+                    let OptionKind::Spin { min, max, .. } = spec.kind else {
+                        continue;
+                    };
+                    for value in min..=max {
+                        // A value the game's own rules refuse (Talpa's odd sizes) is
+                        // checked by the game, not by the advertised range.
+                        if session
+                            .checked_values(game, spec.name, &value.to_string())
+                            .is_err()
+                        {
+                            continue;
+                        }
+                        let result = session.set_option(spec.name, Some(&value.to_string()));
+                        assert!(result.is_ok(), "{game} {} {value}: {result:?}", spec.name);
+                        let index = specs_of(game)
+                            .iter()
+                            .position(|s| s.name == spec.name)
+                            .unwrap_or_default();
+                        assert_eq!(
+                            session.game_values[game][index], value,
+                            "{game} from {start}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// An arena that sends back every advertised default changes no game.
+    #[test]
+    fn echoing_the_advertised_defaults_changes_no_game() {
+        for &game in games::NAMES {
+            let mut session = session(game);
+            let echoed: Vec<(String, String)> = session
+                .option_lines()
+                .into_iter()
+                .filter_map(|line| match line {
+                    OptionLine::Spin { name, default, .. } => Some((name, default.to_string())),
+                    OptionLine::Check { name, default } => Some((name, default.to_string())),
+                    OptionLine::Combo { .. } => None,
+                })
+                .collect();
+            for (name, value) in &echoed {
+                let result = session.set_option(name, Some(value));
+                assert!(result.is_ok(), "{game}: {name} {value}: {result:?}");
+            }
+            assert_eq!(session.game_values, defaults(specs_of), "{game}");
+            assert_eq!(session.game(), game);
+        }
+    }
 }

@@ -1,6 +1,11 @@
 //! Where replies go: one shared, line-buffered sink, so that the session and the
 //! search worker never interleave half lines.
+//!
+//! A task's copy of the output can also carry a token ([`Output::holding`]) whose
+//! `Drop` tells the session that the task has ended: the task's thread drops its last
+//! copy when it returns (or unwinds), after its last line, whatever way it ended.
 
+use std::any::Any;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -10,6 +15,8 @@ use crate::protocol::response::Response;
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// Kept alive while this output or a clone of it lives (see [`Output::holding`]).
+    _token: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Output {
@@ -21,6 +28,17 @@ impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Self {
         Output {
             sink: Arc::new(Mutex::new(sink)),
+            _token: None,
+        }
+    }
+
+    /// The same output, holding `token` until this copy and every clone of it are
+    /// dropped: give it to a task, and the token's `Drop` runs when the task is done
+    /// with its output.
+    pub fn holding(&self, token: impl Any + Send + Sync) -> Output {
+        Output {
+            sink: Arc::clone(&self.sink),
+            _token: Some(Arc::new(token)),
         }
     }
 
@@ -35,7 +53,8 @@ impl Output {
     /// the engine keeps going until it reads `quit` or the end of its input.
     pub fn send(&self, response: Response) {
         let text = response.to_string();
-        log::debug!("> {text}");
+        // The transcripts' convention: `>` what the engine was sent, `<` what it says.
+        log::debug!("< {text}");
         let mut sink = match self.sink.lock() {
             Ok(sink) => sink,
             Err(poisoned) => poisoned.into_inner(),
