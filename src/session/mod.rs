@@ -16,6 +16,7 @@
 //!   with its arrival time (a `go`'s clock runs from there).
 
 pub mod engine;
+mod light;
 pub mod output;
 
 use std::collections::HashMap;
