@@ -1,10 +1,11 @@
 //! A session that is cheap to make, for fuzzing: a fuzzer builds one per input, and a
 //! session as [`Session::new`] makes it costs a 16 MiB transposition table written
-//! through and, at the first `isready` or `go`, the Neutreeko tablebase. This one has
-//! the smallest table `Hash` allows (1 MiB, kept when the game changes) and every
-//! game's engine switches (the tables) off, so that a table is built only when the
-//! input turns it on (`setoption name Tablebase value true`). Everything else is the
-//! session of the protocol, line for line.
+//! through and, at the first `isready` or `go`, the Neutreeko tablebase (seconds). This
+//! one has the smallest table `Hash` allows (1 MiB, kept when the game changes) and the
+//! games' engine switches (the Neutreeko tablebase today) off, so that a table is built
+//! only when the input turns it on (`setoption name Tablebase value true`). The other
+//! games' solvers are made, as always, when an input selects their game (milliseconds).
+//! Everything else is the session of the protocol, line for line.
 
 use super::*;
 
