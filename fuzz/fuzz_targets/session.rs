@@ -1,5 +1,5 @@
 //! Arbitrary command sequences through an in-process session (searches capped at
-//! depth 3 or 500 nodes, `Threads` at 4). The session is a light one
+//! depth 3 or 200 nodes, `Threads` at 4). The session is a light one
 //! ([`Session::for_fuzzing`]: a 1 MiB table, the Neutreeko tablebase off; a line that
 //! turns it on is dropped, as it would cost seconds), so that an input costs what its
 //! lines ask for, not a table build.
@@ -24,7 +24,7 @@ fn tame(line: &str) -> Option<String> {
             // search, so that Monte-Carlo tree search (never used for `go depth`) is
             // fuzzed too.
             limits.depth = limits.depth.map(|depth| depth.min(3));
-            limits.nodes = Some(limits.nodes.unwrap_or(200).min(500));
+            limits.nodes = Some(limits.nodes.unwrap_or(100).min(200));
             Some(Command::Go(Go::Search(limits)).to_string())
         }
         Ok(Some(Command::Go(Go::Perft(depth)))) => Some(format!("go perft {}", depth.min(2))),
