@@ -1,8 +1,11 @@
 //! Arbitrary command sequences through an in-process session (searches capped at
-//! depth 3 or 2,000 nodes, `Threads` at 8). Invariants: every `go` that parses gets exactly one
-//! `bestmove` (none for `go perft`), every reply line is well formed, and a line
-//! answered with an error leaves the position unchanged (except `position`, whose
-//! illegal-move rule may change it).
+//! depth 3 or 200 nodes, `Threads` at 4). The session is a light one
+//! ([`Session::for_fuzzing`]: a 1 MiB table, the Neutreeko tablebase off; a line that
+//! turns it on is dropped, as it would cost seconds), so that an input costs what its
+//! lines ask for, not a table build.
+//! Invariants: every `go` that parses gets exactly one `bestmove` (none for `go perft`),
+//! every reply line is well formed, and a line answered with an error leaves the
+//! position unchanged (except `position`, whose illegal-move rule may change it).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -21,17 +24,28 @@ fn tame(line: &str) -> Option<String> {
             // search, so that Monte-Carlo tree search (never used for `go depth`) is
             // fuzzed too.
             limits.depth = limits.depth.map(|depth| depth.min(3));
-            limits.nodes = Some(limits.nodes.unwrap_or(500).min(2_000));
+            limits.nodes = Some(limits.nodes.unwrap_or(100).min(200));
             Some(Command::Go(Go::Search(limits)).to_string())
         }
         Ok(Some(Command::Go(Go::Perft(depth)))) => Some(format!("go perft {}", depth.min(2))),
         Ok(Some(Command::Go(Go::Solve))) => None,
         Ok(Some(Command::Bench { .. })) => None,
         Ok(Some(Command::SetOption { name, .. })) if name.eq_ignore_ascii_case("hash") => None,
-        // Threads stay within 1-8 (bad values are kept: they are errors to exercise).
+        // The Neutreeko tablebase takes seconds to build (instrumented): an input that
+        // turned it on would slow every one of its mutations as much. Its probes are
+        // covered by the unit tests; bad values are still errors to exercise.
+        Ok(Some(Command::SetOption { name, value }))
+            if name.eq_ignore_ascii_case("tablebase")
+                && value
+                    .as_deref()
+                    .is_some_and(|v| v.eq_ignore_ascii_case("true")) =>
+        {
+            None
+        }
+        // Threads stay within 1-4 (bad values are kept: they are errors to exercise).
         Ok(Some(Command::SetOption { name, value })) if name.eq_ignore_ascii_case("threads") => {
             match value.as_deref().map(str::parse::<u64>) {
-                Some(Ok(n)) if n > 8 => Some("setoption name Threads value 8".to_string()),
+                Some(Ok(n)) if n > 4 => Some("setoption name Threads value 4".to_string()),
                 _ => Some(line.to_string()),
             }
         }
@@ -42,7 +56,7 @@ fn tame(line: &str) -> Option<String> {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let (out, buffer) = Output::capture();
-    let Ok(mut session) = Session::new(out, "neutreeko") else {
+    let Ok(mut session) = Session::for_fuzzing(out, "neutreeko") else {
         return;
     };
     let mut gos = 0;

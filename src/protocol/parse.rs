@@ -2,9 +2,11 @@
 //!
 //! # How a line is read
 //!
-//! - **Tokens.** A line is split into tokens by runs of spaces and tabs. Leading and trailing
-//!   spaces, tabs, `\r` and `\n` are ignored, so `uci\r` (a Windows line end) is `uci`. Any other
-//!   character, control characters and non-ASCII text included, belongs to a token.
+//! - **Tokens.** A line is split into tokens by runs of spaces, tabs, `\r` and `\n`; leading and
+//!   trailing ones are ignored, so `uci\r` (a Windows line end) is `uci`. (`\r` separates inside
+//!   the line too: were it part of a token, a command whose last token ended in `\r` would print
+//!   as a line that reads back without it.) Any other character, other control characters and
+//!   non-ASCII text included, belongs to a token.
 //! - **Keywords are whole words and case-sensitive lower case**, as in UCI: `uci` never matches
 //!   the start of `ucinewgame`, `go` never matches `gofoo`, `d` never matches `debug`, and `UCI`
 //!   is an unknown command (its error says commands are lower case). Option names, option values,
@@ -58,8 +60,8 @@ use std::fmt;
 use nom::{
     IResult, Parser,
     branch::alt,
-    bytes::complete::{tag, take_till1},
-    character::complete::{digit1, space1},
+    bytes::complete::{tag, take_till1, take_while1},
+    character::complete::digit1,
     combinator::{all_consuming, cut, eof, map, opt, peek, rest, value, verify},
     error::ErrorKind,
     multi::{fold_many0, many0},
@@ -83,7 +85,7 @@ impl std::error::Error for ParseError {}
 
 /// Parses one line. `Ok(None)` for an empty or blank line.
 pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
-    let line = line.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+    let line = line.trim_matches(is_separator);
     if line.is_empty() {
         return Ok(None);
     }
@@ -160,10 +162,15 @@ fn failure<T>(message: String) -> Result<T, nom::Err<Problem>> {
 }
 
 fn is_separator(c: char) -> bool {
-    c == ' ' || c == '\t'
+    matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
-/// One token: a run of anything but spaces and tabs.
+/// A run of separators.
+fn space1(input: &str) -> Res<'_, &str> {
+    take_while1(is_separator).parse_complete(input)
+}
+
+/// One token: a run of anything but separators.
 fn word(input: &str) -> Res<'_, &str> {
     take_till1(is_separator).parse_complete(input)
 }
@@ -644,9 +651,19 @@ mod tests {
 
     #[test]
     fn other_whitespace_is_part_of_a_token() {
-        // Only spaces and tabs separate tokens; a vertical tab or an inner \r does not.
+        // Only spaces, tabs, \r and \n separate tokens; a vertical tab does not.
         assert_eq!(err("uci\u{b}"), "unknown command 'uci\\u{b}'");
-        assert_eq!(err("uci\rquit"), "unknown command 'uci\\rquit'");
+        assert_eq!(err("uci\rquit"), "uci: unexpected extra text 'quit'");
+        // An inner \r is a separator, so a FEN or a move list never ends in one (found by
+        // the protocol_parser fuzz target: the command printed without the \r).
+        assert_eq!(
+            ok("position fen 1w1\rw1/2b2 b\r moves"),
+            position(fen("1w1 w1/2b2 b"), &[])
+        );
+        assert_eq!(
+            ok("position startpos moves \r"),
+            position(StartPosition::StartPos, &[])
+        );
         assert_eq!(err("go\u{a0}depth 3"), "unknown command 'go\u{a0}depth'");
     }
 

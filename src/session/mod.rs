@@ -20,6 +20,7 @@
 //!   the game is set, and `isready` while idle answers once it is complete.
 
 pub mod engine;
+mod light;
 pub mod output;
 
 use std::collections::{HashMap, VecDeque};
