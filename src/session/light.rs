@@ -16,8 +16,6 @@ impl Session {
     /// A session on `game` with a 1 MiB table and the games' tables off (see the
     /// module doc); for fuzz targets and tests that make many sessions.
     pub fn for_fuzzing(out: Output, game: &str) -> Result<Session, String> {
-        let name = games::canonical(game).ok_or_else(|| unknown_game(game))?;
-        let game_values = defaults(specs_of);
         let mut engine_values = defaults(engine_specs_of);
         for (game, values) in engine_values.iter_mut() {
             for (value, spec) in values.iter_mut().zip(engine_specs_of(game)) {
@@ -26,24 +24,7 @@ impl Session {
                 }
             }
         }
-        let engine = build(
-            name,
-            &game_values,
-            &engine_values,
-            LIGHT_HASH_MIB,
-            THREADS_DEFAULT as usize,
-        )?;
-        Ok(Session {
-            out,
-            engine,
-            game_values,
-            engine_values,
-            hash_mib: LIGHT_HASH_MIB,
-            threads: THREADS_DEFAULT as usize,
-            move_overhead_ms: OVERHEAD_DEFAULT as u64,
-            level: Level::FULL,
-            search: None,
-        })
+        Session::with_values(out, game, defaults(specs_of), engine_values, LIGHT_HASH_MIB)
     }
 }
 

@@ -233,14 +233,30 @@ fn defaults(specs: fn(&str) -> &'static [OptionSpec]) -> HashMap<&'static str, V
 impl Session {
     /// A session on `game` (a name from [`games::NAMES`]).
     pub fn new(out: Output, game: &str) -> Result<Session, String> {
+        Session::with_values(
+            out,
+            game,
+            defaults(specs_of),
+            defaults(engine_specs_of),
+            HASH_DEFAULT as usize,
+        )
+    }
+
+    /// A session on `game` with these option values and table size (the one place a
+    /// session is put together: [`Session::new`] and the light session of `light.rs`).
+    fn with_values(
+        out: Output,
+        game: &str,
+        game_values: HashMap<&'static str, Vec<i64>>,
+        engine_values: HashMap<&'static str, Vec<i64>>,
+        hash_mib: usize,
+    ) -> Result<Session, String> {
         let name = games::canonical(game).ok_or_else(|| unknown_game(game))?;
-        let game_values = defaults(specs_of);
-        let engine_values = defaults(engine_specs_of);
         let engine = build(
             name,
             &game_values,
             &engine_values,
-            HASH_DEFAULT as usize,
+            hash_mib,
             THREADS_DEFAULT as usize,
         )?;
         let (events, inbox) = mpsc::channel();
@@ -249,7 +265,7 @@ impl Session {
             engine,
             game_values,
             engine_values,
-            hash_mib: HASH_DEFAULT as usize,
+            hash_mib,
             threads: THREADS_DEFAULT as usize,
             move_overhead_ms: OVERHEAD_DEFAULT as u64,
             level: Level::FULL,
