@@ -33,6 +33,11 @@ const LAZY_PICKS: usize = 3;
 /// Whether a leaf facing a threat searches its replies (measured: it costs more than it
 /// finds at 1 s a game move).
 const EXTEND_THREATS: bool = false;
+/// Whether the root's first iteration begins with a forcing search. Off: it does not
+/// read the clock (its nodes cost up to 10 ms before depth 1, so a Fabrik move on an
+/// almost empty clock came late), and in games it was not measured to win
+/// (docs/experiments/fabrik.md).
+const ROOT_FORCING: bool = false;
 /// Nodes of the root's forcing search ([`Evaluator::forced_win`]).
 const ROOT_FORCING_NODES: u64 = 500;
 
@@ -897,7 +902,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         // The root's first pass: a forcing search for a win, or for a loss that every
         // reply to a threat meets (then the longest defence is played).
         if ply == 0
-            && ROOT_FORCING_NODES > 0
+            && ROOT_FORCING
             && self.iteration_depth <= 1
             && !weakened
             && self.reductions
