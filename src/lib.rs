@@ -24,6 +24,7 @@ pub mod cli;
 pub mod game;
 pub mod games;
 pub mod hash;
+pub mod memory;
 pub mod options;
 pub mod perft;
 pub mod play;

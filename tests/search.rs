@@ -551,6 +551,22 @@ fn a_hash_the_system_refuses_is_an_error_and_the_table_of_before_stays() {
 }
 
 #[test]
+fn a_solver_table_the_system_refuses_is_no_solver_not_an_abort() {
+    // 45 MB of address space: the engine runs, with a 1 MiB table, but the Connect Four
+    // solver's 42 MB table cannot be had (b77fb77 aborted here at `game linetris`).
+    let mut engine = Engine::start(Some("ulimit -v 45000"));
+    engine.send("setoption name Hash value 1");
+    engine.send("game linetris");
+    engine.send("setoption name RowClear value false");
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("position startpos moves 4 4 4 4 3 3 3 3 5 5 5");
+    engine.send("go movetime 100");
+    engine.until("bestmove");
+    engine.quit();
+}
+
+#[test]
 fn movetime_is_used_in_full_unless_the_value_is_proven() {
     // Positions where a search that will not start an iteration it does not expect to
     // finish answered after about half the time (Talpa's start, Fabrik's third bench

@@ -132,7 +132,10 @@ impl FrozenForestOracle {
     /// The prover of a small forest, made if need be; `None` in a larger forest.
     fn prover(&self) -> Option<MutexGuard<'_, Option<Prover>>> {
         let mut slot = self.prover.as_ref()?.lock().ok()?;
-        slot.get_or_insert_with(|| Prover::new(u64::MAX, TABLE_LOG2));
+        if slot.is_none() {
+            // A table the system refuses is no prover: positions are searched.
+            *slot = Some(Prover::try_new(u64::MAX, TABLE_LOG2)?);
+        }
         Some(slot)
     }
 

@@ -106,13 +106,19 @@ impl Prover {
     /// A prover that gives up after `budget` nodes in all, with a table of
     /// 2^`log2_entries` entries of 16 bytes.
     pub fn new(budget: u64, log2_entries: u32) -> Self {
+        Self::try_new(budget, log2_entries)
+            .unwrap_or_else(|| panic!("no memory for the prover's table"))
+    }
+
+    /// As [`Prover::new`], or `None` when the system refuses the table's memory.
+    pub fn try_new(budget: u64, log2_entries: u32) -> Option<Self> {
         let entries = 1usize << log2_entries.clamp(4, 34);
-        Prover {
-            table: vec![VACANT; entries],
+        Some(Prover {
+            table: crate::memory::try_filled("frozen forest prover table", entries, VACANT)?,
             nodes: 0,
             budget,
             deadline: None,
-        }
+        })
     }
 
     /// Makes the searches give up at `deadline` (`None`: never), as if `stop` were

@@ -281,7 +281,7 @@ impl LinetrisOracle {
             (|$solver:ident, $own:ident, $mask:ident| $body:expr) => {
                 if solver::fits_u64(rows, cols) {
                     let mut slot = lock(&self.small, value_only)?;
-                    let $solver = slot.get_or_insert_with(|| Solver::new(rows, cols));
+                    let $solver = solver_in(&mut slot, rows, cols)?;
                     $solver.resize(rows, cols);
                     $solver.set_deadline(deadline);
                     let ($own, $mask) = (own as u64, mask as u64);
@@ -290,7 +290,7 @@ impl LinetrisOracle {
                     answer
                 } else {
                     let mut slot = lock(&self.large, value_only)?;
-                    let $solver = slot.get_or_insert_with(|| Solver::new(rows, cols));
+                    let $solver = solver_in(&mut slot, rows, cols)?;
                     $solver.resize(rows, cols);
                     $solver.set_deadline(deadline);
                     let ($own, $mask) = (own, mask);
@@ -382,6 +382,19 @@ fn load_or_build(
 }
 
 /// Locks a solver; `None` when `try_only` and another thread holds it.
+/// The solver in `slot`, made if need be; `None` when the system refuses its table
+/// (then positions are searched, and the next call tries again).
+fn solver_in<B: super::bits::Bits>(
+    slot: &mut Option<Solver<B>>,
+    rows: u32,
+    cols: u32,
+) -> Option<&mut Solver<B>> {
+    if slot.is_none() {
+        *slot = Solver::try_new(rows, cols);
+    }
+    slot.as_mut()
+}
+
 fn lock<T>(solver: &Mutex<T>, try_only: bool) -> Option<MutexGuard<'_, T>> {
     if try_only {
         match solver.try_lock() {
@@ -408,10 +421,10 @@ impl Oracle<Linetris> for LinetrisOracle {
         let (rows, cols) = (self.rows, self.cols);
         if solver::fits_u64(rows, cols) {
             if let Some(mut slot) = lock(&self.small, false) {
-                slot.get_or_insert_with(|| Solver::new(rows, cols));
+                solver_in(&mut slot, rows, cols);
             }
         } else if let Some(mut slot) = lock(&self.large, false) {
-            slot.get_or_insert_with(|| Solver::new(rows, cols));
+            solver_in(&mut slot, rows, cols);
         }
     }
 

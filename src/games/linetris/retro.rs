@@ -322,13 +322,7 @@ pub fn build_bytes(rows: u32, cols: u32) -> u64 {
 /// `n` bytes of `value`, or `None` (logged) when the system refuses the memory: a
 /// table that does not fit is no table, not an abort.
 fn filled(n: usize, value: u8) -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
-    if bytes.try_reserve_exact(n).is_err() {
-        log::warn!("linetris retrograde table: no memory for {n} bytes");
-        return None;
-    }
-    bytes.resize(n, value);
-    Some(bytes)
+    crate::memory::try_filled("linetris retrograde table", n, value)
 }
 
 impl Table {

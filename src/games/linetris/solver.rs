@@ -102,8 +102,13 @@ struct Table<K: Copy + Default> {
 }
 
 impl<K: Copy + Default + Eq> Table<K> {
-    fn new(size: u64) -> Self {
-        let mut entries = vec![Entry::default(); size as usize];
+    /// `None` when the system refuses the memory.
+    fn try_new(size: u64) -> Option<Self> {
+        let mut entries = crate::memory::try_filled(
+            "connect four solver table",
+            size as usize,
+            Entry::default(),
+        )?;
         // The zeroed allocation maps its pages on first write: write one entry of each
         // page now, so that no solve pays for the page faults (the table is made before
         // `readyok`).
@@ -111,12 +116,12 @@ impl<K: Copy + Default + Eq> Table<K> {
         for index in (0..entries.len()).step_by(per_page) {
             entries[index] = std::hint::black_box(Entry::default());
         }
-        Table {
+        Some(Table {
             entries,
             size,
             touched: Vec::new(),
             overflow: false,
-        }
+        })
     }
 
     #[inline(always)]
@@ -226,15 +231,21 @@ pub const NEAR_SIZE: u64 = 65_521;
 impl<B: Bits> Solver<B> {
     /// A solver for a board, with its built-in opening book if there is one.
     pub fn new(rows: u32, cols: u32) -> Self {
+        Self::try_new(rows, cols).unwrap_or_else(|| panic!("no memory for the solver's table"))
+    }
+
+    /// As [`Solver::new`], or `None` when the system refuses its table's memory (the
+    /// engine's way: a table that does not fit is no solver, not an abort).
+    pub fn try_new(rows: u32, cols: u32) -> Option<Self> {
         Self::make(rows, cols, true)
     }
 
     /// A solver that never uses an opening book.
     pub fn without_book(rows: u32, cols: u32) -> Self {
-        Self::make(rows, cols, false)
+        Self::make(rows, cols, false).unwrap_or_else(|| panic!("no memory for the solver's table"))
     }
 
-    fn make(rows: u32, cols: u32, use_book: bool) -> Self {
+    fn make(rows: u32, cols: u32, use_book: bool) -> Option<Self> {
         let mut solver = Solver {
             geo: Geometry::new(rows, cols),
             order: [0; 10],
@@ -242,8 +253,8 @@ impl<B: Bits> Solver<B> {
             left_half: B::ZERO,
             min_score: 0,
             max_score: 0,
-            table: Table::new(Self::table_size()),
-            near: Table::new(NEAR_SIZE),
+            table: Table::try_new(Self::table_size())?,
+            near: Table::try_new(NEAR_SIZE)?,
             nodes: 0,
             aborted: false,
             deadline: None,
@@ -258,7 +269,7 @@ impl<B: Bits> Solver<B> {
             learning: None,
         };
         solver.set_geometry(rows, cols);
-        solver
+        Some(solver)
     }
 
     /// Entries of the main table: keys of up to 55 bits (u64 boards) are exact with
