@@ -28,6 +28,9 @@
 //! replies are put back after the same commands as before, the surplus after the last:
 //! check the diff.
 
+#[path = "common/wildcard.rs"]
+mod wildcard;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -331,23 +334,7 @@ fn mask(line: &str) -> String {
 
 /// Whether `text` matches `pattern`, where `…` or `...` matches any run of characters.
 fn matches(pattern: &str, text: &str) -> bool {
-    let pattern = pattern.replace('…', "...");
-    let parts: Vec<&str> = pattern.split("...").collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if text.len() < first.len() + last.len() || !text.starts_with(first) || !text.ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for middle in &parts[1..parts.len() - 1] {
-        match rest.find(middle) {
-            Some(at) => rest = &rest[at + middle.len()..],
-            None => return false,
-        }
-    }
-    true
+    wildcard::matches(&pattern.replace('…', "..."), text)
 }
 
 fn is_any_lines(pattern: &str) -> bool {

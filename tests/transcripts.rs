@@ -6,6 +6,9 @@
 //! `info depth` lines are ignored unless the file expects some. `#` starts a comment.
 //! Every search is waited for before the output is compared, so the order is fixed.
 
+#[path = "common/wildcard.rs"]
+mod wildcard;
+
 use std::fs;
 use std::path::Path;
 
@@ -16,26 +19,6 @@ enum Expect {
     AnyLines,
 }
 
-/// Whether `text` matches `pattern`, where `...` matches any run of characters.
-fn matches(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split("...").collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for middle in &parts[1..parts.len() - 1] {
-        match rest.find(middle) {
-            Some(at) => rest = &rest[at + middle.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
 /// Matches output lines against expectations, with `AnyLines` backtracking.
 fn matches_all(expect: &[Expect], output: &[String]) -> bool {
     match expect.split_first() {
@@ -44,7 +27,9 @@ fn matches_all(expect: &[Expect], output: &[String]) -> bool {
             (0..=output.len()).any(|skip| matches_all(rest, &output[skip..]))
         }
         Some((Expect::Line(pattern), rest)) => {
-            !output.is_empty() && matches(pattern, &output[0]) && matches_all(rest, &output[1..])
+            !output.is_empty()
+                && wildcard::matches(pattern, &output[0])
+                && matches_all(rest, &output[1..])
         }
     }
 }
@@ -121,10 +106,10 @@ fn transcripts() {
 
 #[test]
 fn the_matcher_itself() {
-    assert!(matches("bestmove ...", "bestmove b1b4"));
-    assert!(matches("a...c...e", "abcde"));
-    assert!(!matches("a...c...e", "abde"));
-    assert!(!matches("bestmove b1b4", "bestmove b1b5"));
+    assert!(wildcard::matches("bestmove ...", "bestmove b1b4"));
+    assert!(wildcard::matches("a...c...e", "abcde"));
+    assert!(!wildcard::matches("a...c...e", "abde"));
+    assert!(!wildcard::matches("bestmove b1b4", "bestmove b1b5"));
     let any = [Expect::AnyLines, Expect::Line("x".into())];
     assert!(matches_all(&any, &["a".into(), "b".into(), "x".into()]));
     assert!(!matches_all(&any, &["a".into()]));
