@@ -8,7 +8,7 @@
 //!   ([`engine_process`]), refereed move by move ([`referee`]). The main thread gathers
 //!   results, writes `--out` JSON lines ([`json`]), keeps the progress bar and the SPRT
 //!   ([`sprt`]); [`summary`] tallies the results and writes the summary ([`stats`]:
-//!   scores, Elo, move times).
+//!   scores, Elo, move times). [`pgn`] writes and reads game records as PGN text.
 //! - Games come in pairs from one opening ([`openings`]) with colours swapped. Games
 //!   whose [`Game::SCORING`](crate::game::Game::SCORING) is
 //!   [`Scoring::Pairs`](crate::game::Scoring::Pairs) are scored by pairs per SPEC §2
@@ -19,6 +19,7 @@ pub mod config;
 pub mod engine_process;
 pub mod json;
 pub mod openings;
+pub mod pgn;
 pub mod referee;
 pub mod schedule;
 pub mod sprt;
