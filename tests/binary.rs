@@ -2,8 +2,7 @@
 //! Every wait has a timeout, so a hung engine fails the test instead of hanging CI.
 
 use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::Receiver;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[path = "common/hog.rs"]
@@ -11,95 +10,18 @@ mod hog;
 #[path = "common/process.rs"]
 mod process;
 use hog::Hog;
-use process::NotSeen;
+use process::Engine;
 
 const WAIT: Duration = Duration::from_secs(20);
 
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabuleiro"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary starts");
-        let lines = process::lines_of(child.stdout.take().expect("stdout is piped"));
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        writeln!(stdin, "{line}").expect("the engine reads its input");
-        stdin.flush().expect("flush");
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        match process::until(&self.lines, WAIT, |line| line.starts_with(prefix)) {
-            Ok(seen) => seen,
-            Err(NotSeen::Timeout(seen)) => panic!("no '{prefix}' line; saw {seen:?}"),
-            Err(NotSeen::Closed(seen)) => {
-                panic!("engine closed stdout before '{prefix}'; saw {seen:?}")
-            }
-        }
-    }
-
-    /// Lines that arrive within `window`.
-    fn lines_within(&self, window: Duration) -> Vec<String> {
-        let deadline = Instant::now() + window;
-        let mut seen = Vec::new();
-        while let Ok(line) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            seen.push(line);
-        }
-        seen
-    }
-
-    /// Lines up to and including the first that starts with `prefix`, waiting at most
-    /// `patience` (a tighter bound than [`WAIT`], for what must be prompt).
-    fn within(&self, patience: Duration, prefix: &str) -> Vec<String> {
-        match process::until(&self.lines, patience, |line| line.starts_with(prefix)) {
-            Ok(seen) => seen,
-            Err(NotSeen::Timeout(seen) | NotSeen::Closed(seen)) => {
-                panic!("no '{prefix}' line within {patience:?}; saw {seen:?}")
-            }
-        }
-    }
-
-    fn close_input(&mut self) {
-        self.stdin = None;
-    }
-
-    fn exit_code(&mut self) -> i32 {
-        let status = process::wait_with_limit(&mut self.child, WAIT, "the engine's exit");
-        status.code().unwrap_or(-1)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The binary with `args`, every wait bounded by [`WAIT`].
+fn start(args: &[&str]) -> Engine {
+    Engine::start(args, WAIT)
 }
 
 #[test]
 fn end_of_input_quits_with_status_zero() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = start(&[]);
     engine.send("ugi");
     let handshake = engine.until("ugiok");
     assert!(handshake.iter().any(|l| l.starts_with("id name tabuleiro")));
@@ -109,7 +31,7 @@ fn end_of_input_quits_with_status_zero() {
 
 #[test]
 fn stop_ends_go_infinite_with_exactly_one_bestmove() {
-    let mut engine = Engine::start(&["--game", "neutreeko"]);
+    let mut engine = start(&["--game", "neutreeko"]);
     engine.send("position startpos");
     engine.send("go infinite");
     let early = engine.lines_within(Duration::from_millis(300));
@@ -136,7 +58,7 @@ fn stop_ends_go_infinite_with_exactly_one_bestmove() {
 
 #[test]
 fn quit_during_a_search_exits_promptly() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = start(&[]);
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     let sent = Instant::now();
@@ -149,7 +71,7 @@ fn quit_during_a_search_exits_promptly() {
 /// so a later `stop` was never seen and the engine hung.
 #[test]
 fn stop_reaches_a_search_behind_a_waiting_command() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = start(&[]);
     engine.send("game talpa");
     engine.send("position startpos");
     engine.send("go depth 40");
@@ -178,7 +100,7 @@ fn stop_reaches_a_search_behind_a_waiting_command() {
 /// `isready` and `query` with nothing waiting are answered during the search.
 #[test]
 fn waiting_lines_run_when_the_search_ends() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = start(&[]);
     engine.send("setoption name Tablebase value false");
     engine.send("position startpos");
     engine.send("isready");
@@ -216,7 +138,7 @@ fn waiting_lines_run_when_the_search_ends() {
 #[test]
 fn a_waiting_go_has_its_own_time() {
     // Frozen Forest's Yuki (Monte-Carlo tree search) uses its move time in full.
-    let mut engine = Engine::start(&["--game", "frozenforest"]);
+    let mut engine = start(&["--game", "frozenforest"]);
     engine.send("position startpos");
     engine.send("isready");
     engine.until("readyok");
@@ -239,7 +161,7 @@ fn a_waiting_go_has_its_own_time() {
 /// waiting behind it as soon as it starts; each gets its one `bestmove`.
 #[test]
 fn stop_ends_the_waiting_searches_too() {
-    let mut engine = Engine::start(&["--game", "talpa"]);
+    let mut engine = start(&["--game", "talpa"]);
     engine.send("position startpos");
     engine.send("go depth 40");
     engine.send("position startpos moves d3d4");
@@ -258,7 +180,7 @@ fn stop_ends_the_waiting_searches_too() {
 /// game's table, which `bench` does not use).
 #[test]
 fn isready_during_bench_is_prompt() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = start(&[]);
     engine.send("bench");
     std::thread::sleep(Duration::from_millis(50));
     let mut latencies = Vec::new();
@@ -303,7 +225,7 @@ fn the_debug_log_marks_input_and_output_as_the_transcripts_do() {
 
 #[test]
 fn piped_script_runs_every_search_in_full() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = start(&[]);
     // (tablebase) The Neutreeko table would answer at depth 1: search for real.
     engine.send("setoption name Tablebase value false");
     engine.send("position startpos");
@@ -325,11 +247,10 @@ fn piped_script_runs_every_search_in_full() {
 
 #[test]
 fn bad_bytes_and_huge_lines_are_errors_not_crashes() {
-    let mut engine = Engine::start(&[]);
-    let stdin = engine.stdin.as_mut().expect("stdin");
-    stdin.write_all(b"\xff\xfe junk\n").expect("write");
-    stdin.write_all(&vec![b'x'; 2 << 20]).expect("write");
-    stdin.write_all(b"\nisready\n").expect("write");
+    let mut engine = start(&[]);
+    engine.send_bytes(b"\xff\xfe junk\n");
+    engine.send_bytes(&vec![b'x'; 2 << 20]);
+    engine.send_bytes(b"\nisready\n");
     let lines = engine.until("readyok");
     let errors = lines
         .iter()
@@ -390,7 +311,7 @@ const DRAWING_FIRST_MOVES: [&str; 2] = ["b1c1", "d1c1"];
 
 /// A fresh engine's first Neutreeko move after `isready`, at `go movetime 10`.
 fn first_neutreeko_move() -> String {
-    let mut engine = Engine::start(&["--game", "fabrik"]);
+    let mut engine = start(&["--game", "fabrik"]);
     engine.send("setoption name Game value neutreeko");
     engine.send("isready");
     engine.until("readyok");
@@ -419,7 +340,7 @@ fn a_fresh_engine_plays_from_its_table_after_isready() {
 #[test]
 fn a_clock_of_increments_alone_still_ends_the_search() {
     // It once searched for ever: no time left given meant no time limit.
-    let mut engine = Engine::start(&["--game", "fabrik"]);
+    let mut engine = start(&["--game", "fabrik"]);
     engine.send("position startpos moves f6 d4 pass");
     engine.send("go p1inc 100 p2inc 100");
     let lines = engine.until("bestmove");

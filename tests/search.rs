@@ -447,9 +447,9 @@ fn a_table_from_an_earlier_search_does_not_make_a_mate_slower() {
 
 // The binary, as an arena drives it.
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::Receiver;
+use std::process::Command;
+
+use process::Engine;
 use std::time::{Duration, Instant};
 
 /// The longest any test here waits for a line.
@@ -459,58 +459,19 @@ fn binary() -> String {
     std::env::var("TABULEIRO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_tabuleiro").to_string())
 }
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    /// The binary, run by `sh -c` after `prefix` (e.g. a `ulimit`), or directly.
-    fn start(prefix: Option<&str>) -> Engine {
-        let mut command = match prefix {
-            Some(prefix) => {
-                let mut sh = Command::new("sh");
-                sh.arg("-c")
-                    .arg(format!("{prefix}; exec \"$0\""))
-                    .arg(binary());
-                sh
-            }
-            None => Command::new(binary()),
-        };
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary starts");
-        let lines = process::lines_of(child.stdout.take().expect("stdout is piped"));
-        let stdin = child.stdin.take().expect("stdin is piped");
-        Engine {
-            child,
-            stdin,
-            lines,
+/// The binary, run by `sh -c` after `prefix` (e.g. a `ulimit`), or directly.
+fn start(prefix: Option<&str>) -> Engine {
+    let command = match prefix {
+        Some(prefix) => {
+            let mut sh = Command::new("sh");
+            sh.arg("-c")
+                .arg(format!("{prefix}; exec \"$0\""))
+                .arg(binary());
+            sh
         }
-    }
-
-    fn send(&mut self, text: &str) {
-        writeln!(self.stdin, "{text}").expect("the engine reads its input");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        match process::until(&self.lines, PATIENCE, |line| line.starts_with(prefix)) {
-            Ok(seen) => seen,
-            Err(why) => panic!("no '{prefix}' line: {why:?}"),
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = process::wait_with_limit(&mut self.child, PATIENCE, "the engine");
-        assert!(status.success(), "the engine exited with {status}");
-    }
+        None => Command::new(binary()),
+    };
+    Engine::spawn(command, PATIENCE)
 }
 
 /// The last `info … pv` line of `lines` and the `bestmove`'s move.
@@ -530,7 +491,7 @@ fn last_pv_and_best(lines: &[String]) -> (Option<String>, String) {
 #[test]
 fn a_hash_the_system_refuses_is_an_error_and_the_table_of_before_stays() {
     // About 1 GB of address space: a 2 GiB table cannot be had.
-    let mut engine = Engine::start(Some("ulimit -v 1000000"));
+    let mut engine = start(Some("ulimit -v 1000000"));
     engine.send("setoption name Hash value 2048");
     engine.send("isready");
     let seen = engine.until("readyok");
@@ -554,7 +515,7 @@ fn a_hash_the_system_refuses_is_an_error_and_the_table_of_before_stays() {
 fn a_solver_table_the_system_refuses_is_no_solver_not_an_abort() {
     // 45 MB of address space: the engine runs, with a 1 MiB table, but the Connect Four
     // solver's 42 MB table cannot be had (b77fb77 aborted here at `game linetris`).
-    let mut engine = Engine::start(Some("ulimit -v 45000"));
+    let mut engine = start(Some("ulimit -v 45000"));
     engine.send("setoption name Hash value 1");
     engine.send("game linetris");
     engine.send("setoption name RowClear value false");
@@ -576,7 +537,7 @@ fn movetime_is_used_in_full_unless_the_value_is_proven() {
         ("fabrik", "fen 7w3/11/11/1x9/2w8/2o1o6/2x8/11/11/11/11 x 6"),
         ("linetris", "fen 7/7/7/7/x3o2/x1oxo2 x 6"),
     ];
-    let mut engine = Engine::start(None);
+    let mut engine = start(None);
     for (game, position) in cases {
         engine.send(&format!("game {game}"));
         engine.send(&format!("position {position}"));
@@ -599,7 +560,7 @@ fn movetime_is_used_in_full_unless_the_value_is_proven() {
 fn a_linetris_table_loss_the_ply_limit_cuts_short_is_a_draw_answered_at_once() {
     // 5 × 4 with RowClear: the table says o loses in 42, but the limit (80 plies)
     // ends the game 37 plies from here, first: a draw under the rules.
-    let mut engine = Engine::start(None);
+    let mut engine = start(None);
     for line in [
         "game linetris",
         "setoption name Rows value 5",
@@ -636,7 +597,7 @@ fn the_last_info_line_starts_with_the_bestmove() {
     // A search cut short (by `stop`, or at the end of a movetime) may change its mind
     // after its last report: the move played is then reported once more. Talpa (alpha-
     // beta) and Frozen Forest's Yuki (MCTS), stopped at various moments.
-    let mut engine = Engine::start(None);
+    let mut engine = start(None);
     let mut tries = 0;
     for (game, position) in [
         ("talpa", "startpos"),
