@@ -1095,3 +1095,44 @@ fn two_shards_through_gnu_parallel_merge_to_one_run() {
     assert!(merged.contains(", 10 games from 2 files"), "{merged}");
     assert_eq!(result_lines(&merged), result_lines(&one.stdout), "{merged}");
 }
+
+/// The Slurm recipe's script, as far as this machine allows: each array task (a fake
+/// `SLURM_ARRAY_TASK_ID`, ids from 0) plays its shard; the merge gives one run's totals.
+#[test]
+fn the_slurm_script_plays_its_shard() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/match-slurm");
+    let dir = temp("slurm");
+    let mut args: Vec<&str> = QUICK.to_vec();
+    args.extend(["--games", "8", "--random-plies", "2", "--seed", "2"]);
+    let one = run_match(&args, "slurm-one", Duration::from_secs(60));
+    assert!(one.success, "{}{}", one.stdout, one.stderr);
+    for id in ["0", "1"] {
+        let mut child = Command::new(&script)
+            .args(&args)
+            .env("SLURM_ARRAY_TASK_ID", id)
+            .env("SLURM_ARRAY_TASK_COUNT", "2")
+            .env("SLURM_ARRAY_TASK_MIN", "0")
+            .env("MATCH_DIR", &dir)
+            .env("TABULEIRO", ENGINE)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("the script runs");
+        let status = wait_with_limit(&mut child, Duration::from_secs(60), "match-slurm");
+        assert!(status.success());
+    }
+    let files: Vec<String> = ["shard-1.jsonl", "shard-2.jsonl"]
+        .iter()
+        .map(|f| dir.join(f).to_string_lossy().into_owned())
+        .collect();
+    let (ok, merged, stderr) = tabuleiro(
+        &["match", "merge", &files[0], &files[1]],
+        Duration::from_secs(30),
+    );
+    // Without the task id it says what it needs.
+    let missing = Command::new(&script).output().expect("runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(ok, "{merged}{stderr}");
+    assert_eq!(result_lines(&merged), result_lines(&one.stdout), "{merged}");
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("SLURM_ARRAY_TASK_ID"));
+}
