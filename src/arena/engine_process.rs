@@ -169,7 +169,14 @@ impl EngineProcess {
             .write_all(line.as_bytes())
             .and_then(|()| stdin.write_all(b"\n"))
             .and_then(|()| stdin.flush());
-        written.map_err(|e| EngineError::Crashed(format!("cannot write '{line}': {e}")))
+        match written {
+            Ok(()) => Ok(()),
+            // Gone: say how it ended and what it last said on stderr.
+            Err(e) => Err(EngineError::Crashed(format!(
+                "cannot write '{line}': {e}{}",
+                self.exit_note()
+            ))),
+        }
     }
 
     /// Reads lines until one satisfies `wanted` (returned with the time it was read),

@@ -121,10 +121,7 @@ impl Tally {
     pub fn elo(&self) -> Option<(f64, f64, f64)> {
         let s = self.score()?;
         let n = f64::from(self.total());
-        let variance = (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n;
+        let variance = spread_about(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0], s);
         Some(elo_interval(s, variance, n))
     }
 
@@ -132,6 +129,21 @@ impl Tally {
     pub fn short(&self) -> String {
         format!("+{} -{} ={}", self.wins, self.losses, self.draws)
     }
+}
+
+/// The variance about `mean` of results scoring `scores[i]`, `counts[i]` times each;
+/// while a kind of result is unseen, half a result of each kind is added (as the
+/// SPRT does), so that a few results that happen to agree (every pair 1–1) do not
+/// make an interval of zero width.
+fn spread_about(counts: &[u32], scores: &[f64], mean: f64) -> f64 {
+    let extra = if counts.contains(&0) { 0.5 } else { 0.0 };
+    let n: f64 = counts.iter().map(|&c| f64::from(c) + extra).sum();
+    counts
+        .iter()
+        .zip(scores)
+        .map(|(&c, x)| (f64::from(c) + extra) * (x - mean).powi(2))
+        .sum::<f64>()
+        / n
 }
 
 /// z for a two-sided 95 % interval.
@@ -213,9 +225,11 @@ impl Pentanomial {
         Some((mean, weighted(&|x| (x - mean).powi(2))))
     }
 
-    /// The Elo and its 95 % interval from the pairs ([`elo_interval`] of the pair score).
+    /// The Elo and its 95 % interval from the pairs ([`elo_interval`] of the pair
+    /// score).
     pub fn elo(&self) -> Option<(f64, f64, f64)> {
-        let (mean, variance) = self.mean_and_variance()?;
+        let (mean, _) = self.mean_and_variance()?;
+        let variance = spread_about(&self.counts, &Self::SCORES, mean);
         Some(elo_interval(mean, variance, f64::from(self.total())))
     }
 
@@ -423,8 +437,10 @@ mod tests {
         };
         let (elo, low, high) = even.elo().unwrap();
         assert!(elo.abs() < 1e-9);
+        assert!((low + high).abs() < 1e-6);
         // s = 0.5, sd per game 0.5, n = 20: Wilson's interval is s ± 0.1998 here
         // (the normal one ± 0.2191).
+        let (_, low, high) = elo_interval(0.5, 0.25, 20.0);
         let k = Z95 * Z95 / 20.0;
         let half = (k * (1.0 + k)).sqrt() / (2.0 * (1.0 + k));
         assert!((high - elo_of_score(0.5 + half)).abs() < 0.01, "{high}");
@@ -476,6 +492,15 @@ mod tests {
         assert_eq!((elo, high), (f64::INFINITY, f64::INFINITY));
         assert!(low.is_finite() && low > 0.0, "{low}");
         assert_eq!(Pentanomial::default().elo(), None);
+        // Every pair 1-1: even, but not known to the last Elo.
+        let level = Pentanomial {
+            counts: [0, 0, 20, 0, 0],
+        };
+        let (elo, low, high) = level.elo().unwrap();
+        assert!(
+            elo.abs() < 1e-9 && low < -10.0 && high > 10.0,
+            "{low} {high}"
+        );
     }
 
     #[test]
