@@ -72,7 +72,9 @@ Plays games between UGI engines and referees them with tabuleiro's own rules:
 illegal moves, garbage, a flag fall, a hang or a crash lose the game for the
 engine at fault; the match goes on (a crashed or hung engine is restarted).",
     help_template = cli::SUBCOMMAND_HELP,
-    override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]",
+    override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]\n       \
+                      tabuleiro match merge [--sprt E0,E1] FILE…",
+    disable_help_subcommand = true,
     after_help = after_help(),
     args_override_self = true
 )]
@@ -109,10 +111,16 @@ pub struct MatchFlags {
         long,
         value_name = "BASE+INC",
         help_heading = LIMITS,
-        help = "Clock in ms, e.g. 1000+10; the referee keeps the clocks"
+        help = "Clock: ms (1000+10) or with units (60s+1s, 1m+0.5s);\n\
+                the referee keeps the clocks"
     )]
     pub tc: Option<String>,
-    #[arg(long, value_name = "MS", help_heading = LIMITS, help = "Fixed time per move")]
+    #[arg(
+        long,
+        value_name = "MS",
+        help_heading = LIMITS,
+        help = "Fixed time per move (ms, or with a unit: 2s, 500ms)"
+    )]
     pub movetime: Option<String>,
     #[arg(long, value_name = "N", help_heading = LIMITS, help = "Depth of each search")]
     pub depth: Option<String>,

@@ -4,7 +4,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::config::{EngineSpec, format_ms};
+use super::config::EngineSpec;
 use super::openings;
 use super::pgn::{PgnGame, PgnMove};
 use super::record::GameRecord;
@@ -91,13 +91,7 @@ fn termination(reason: Reason) -> &'static str {
 /// A PGN `TimeControl`: `BASE+INC` in seconds, `1/S` for a fixed time per move, `-`
 /// for none (depth or nodes only).
 fn time_control(spec: &EngineSpec) -> String {
-    let seconds = |ms: u64| {
-        let text = format_ms(ms);
-        match text.strip_suffix("ms") {
-            Some(ms) => format!("{}", ms.parse::<f64>().unwrap_or(0.0) / 1000.0),
-            None => format!("{}", ms as f64 / 1000.0),
-        }
-    };
+    let seconds = |ms: u64| format!("{}", ms as f64 / 1000.0);
     if let Some(tc) = spec.limits.tc {
         format!("{}+{}", seconds(tc.base_ms), seconds(tc.inc_ms))
     } else if let Some(ms) = spec.limits.movetime {
@@ -208,6 +202,59 @@ mod tests {
     use super::*;
     use crate::game::default_config;
     use crate::games::neutreeko::Neutreeko;
+
+    #[test]
+    fn options_are_tags_by_their_ugi_names_and_a_fen_start_is_set_up() {
+        use crate::games::linetris::Linetris;
+        let options = vec![("rows".to_string(), "5".to_string())];
+        let config = crate::options::config_from_pairs::<Linetris>(&options).unwrap();
+        let start = Linetris::start(&config).fen();
+        let record = GameRecord {
+            game: 1,
+            name: "linetris".into(),
+            pair: 0,
+            leg: 0,
+            p1: "a".into(),
+            p2: "b".into(),
+            opening: format!("fen {start}"),
+            moves: vec![],
+            result: "draw".into(),
+            winner: None,
+            reason: "max plies".into(),
+            detail: "0 plies played".into(),
+            final_fen: start.clone(),
+            tiebreak: None,
+            ms: 0,
+            move_ms: vec![],
+            pair_winner: None,
+            pair_reason: None,
+            pairing: [0, 1],
+            job: 0,
+            opening_index: 0,
+            seed: None,
+            options,
+        };
+        let context = PgnContext {
+            site: "?".into(),
+            date: "?".into(),
+            engines: &[],
+        };
+        let pgn = pgn_game::<Linetris>(&config, &record, &context).unwrap();
+        assert_eq!(pgn.tag("Rows"), Some("5"));
+        assert_eq!(pgn.tag("FEN"), Some(start.as_str()));
+        assert_eq!(pgn.tag("SetUp"), Some("1"));
+        assert_eq!(pgn.tag("Termination"), Some("adjudication"));
+        assert_eq!(pgn.result, "1/2-1/2");
+    }
+
+    #[test]
+    fn time_controls_in_seconds() {
+        let me = std::path::Path::new("/bin/me");
+        let spec = |text: &str| EngineSpec::parse(text, me).unwrap();
+        assert_eq!(time_control(&spec("self tc=1m+0.5s")), "60+0.5");
+        assert_eq!(time_control(&spec("self movetime=50")), "1/0.05");
+        assert_eq!(time_control(&spec("self depth=3")), "-");
+    }
 
     #[test]
     fn dates() {
