@@ -783,6 +783,11 @@ fn a_resumed_match_plays_the_rest() {
         "{stderr}"
     );
     std::fs::remove_file(&file).ok();
+    // A file not there yet: the match starts, writing to it.
+    let (ok, stdout, stderr) = tabuleiro(&resume, Duration::from_secs(60));
+    assert!(ok && stdout.contains(", 8 of 8 games"), "{stdout}{stderr}");
+    assert_eq!(tabuleiro::arena::record::read_file(&file).unwrap().len(), 8);
+    std::fs::remove_file(&file).ok();
 }
 
 #[test]

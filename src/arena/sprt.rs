@@ -1,17 +1,18 @@
 //! The sequential probability ratio test: stop a match once the results tell, with the
 //! chosen error rates, whether the first engine is `elo1` or only `elo0` stronger.
 //!
-//! This is the generalised SPRT on trinomial (win/draw/loss) results with logistic
-//! Elo (as in Michel Van den Bergh's work behind fishtest): with the observed
-//! frequencies `p̂` of win/draw/loss over `n` results, and for each hypothesis the
-//! trinomial distribution closest to `p̂` (maximum likelihood) whose expected score is
-//! that of `elo0` (`s0`) or `elo1` (`s1`),
+//! This is the generalised SPRT with logistic Elo (as in Michel Van den Bergh's work
+//! behind fishtest), on pairs of games scored 0, ¼, ½, ¾, 1 (pentanomial, as fishtest
+//! and fastchess run it) or on win/draw/loss results (trinomial: the pairs of a game
+//! scored by pairs per SPEC §2). With the observed frequencies `p̂` of each kind of
+//! result over `n` results, and for each hypothesis the distribution closest to `p̂`
+//! (maximum likelihood) whose expected score is that of `elo0` (`s0`) or `elo1` (`s1`),
 //!
 //! ```text
 //! LLR = n · Σ p̂ᵢ · ln(p1ᵢ / p0ᵢ),   pᵢ = p̂ᵢ / (1 + λ·(xᵢ − s))  with λ making Σ pᵢ = 1
 //! ```
 //!
-//! (`xᵢ` = 1, ½, 0). Near the hypotheses this equals the familiar approximation
+//! (`xᵢ` the score of result kind i). Near the hypotheses this equals the familiar approximation
 //! `n·(s1−s0)·(2x̄−s0−s1)/(2σ²)`, but unlike it, it does not overstate the evidence of
 //! a few lopsided results. H1 (`elo1`) is accepted when `LLR ≥ ln((1−β)/α)`, H0
 //! (`elo0`) when `LLR ≤ ln(β/(1−α))`. When a kind of result has not occurred yet, half
