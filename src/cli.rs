@@ -202,12 +202,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     let (command, result) = match cli.command {
         None => (None, session::run(cli.game.unwrap_or(games::DEFAULT))),
         Some(Command::Play(flags)) => (Some("play"), play::run(flags.resolve(cli.game))),
-        Some(Command::Match(flags)) => (
-            Some("match"),
-            flags
-                .config(cli.game)
-                .and_then(|config| arena::main(&config)),
-        ),
+        Some(Command::Match(flags)) => (Some("match"), arena::main_flags(*flags, cli.game)),
         Some(Command::Bench(flags)) => {
             let report = bench::run(flags.depth, &|part| println!("info string {part}"));
             println!("{}", report.summary());

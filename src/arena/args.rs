@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::config::{EngineSpec, Limits, MatchConfig, OpeningSource};
+use super::merge::MergeFlags;
 use super::sprt::Sprt;
 use crate::cli;
 use crate::game::{Scoring, TieBreak};
@@ -71,7 +72,9 @@ Plays games between UGI engines and referees them with tabuleiro's own rules:
 illegal moves, garbage, a flag fall, a hang or a crash lose the game for the
 engine at fault; the match goes on (a crashed or hung engine is restarted).",
     help_template = cli::SUBCOMMAND_HELP,
-    override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]",
+    override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]\n       \
+                      tabuleiro match merge [--sprt E0,E1] FILE…",
+    disable_help_subcommand = true,
     after_help = after_help(),
     args_override_self = true
 )]
@@ -108,10 +111,16 @@ pub struct MatchFlags {
         long,
         value_name = "BASE+INC",
         help_heading = LIMITS,
-        help = "Clock in ms, e.g. 1000+10; the referee keeps the clocks"
+        help = "Clock: ms (1000+10) or with units (60s+1s, 1m+0.5s);\n\
+                the referee keeps the clocks"
     )]
     pub tc: Option<String>,
-    #[arg(long, value_name = "MS", help_heading = LIMITS, help = "Fixed time per move")]
+    #[arg(
+        long,
+        value_name = "MS",
+        help_heading = LIMITS,
+        help = "Fixed time per move (ms, or with a unit: 2s, 500ms)"
+    )]
     pub movetime: Option<String>,
     #[arg(long, value_name = "N", help_heading = LIMITS, help = "Depth of each search")]
     pub depth: Option<String>,
@@ -229,6 +238,67 @@ pub struct MatchFlags {
         help = "No progress bar (it is shown only when stderr is a\nterminal)"
     )]
     pub no_progress: bool,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = SCHEDULING,
+        help = "Every game as PGN (tags, moves in protocol notation)"
+    )]
+    pub pgn: Option<PathBuf>,
+    #[arg(
+        long,
+        value_name = "K/N",
+        value_parser = parse_shard,
+        help_heading = SCHEDULING,
+        help = "Play only shard K of N (K from 1): the pairs whose\n\
+                index is K-1 modulo N; 'tabuleiro match merge' sums\n\
+                the shards' --out files"
+    )]
+    pub shard: Option<(u32, u32)>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "out",
+        help_heading = SCHEDULING,
+        help = "Go on from the games in FILE (an --out file of the\n\
+                same match, stopped): play the rest, appending to it"
+    )]
+    pub resume: Option<PathBuf>,
+    #[arg(
+        long,
+        value_name = "DIR",
+        help_heading = SCHEDULING,
+        help = "Each engine process's traffic in DIR/NAME-N.log\n\
+                ('>' sent, '<' read, '!' its stderr)"
+    )]
+    pub log_dir: Option<PathBuf>,
+    #[arg(
+        long,
+        help_heading = ENGINES,
+        help = "The first engine against each of the others (not\nevery pair)"
+    )]
+    pub gauntlet: bool,
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
+}
+
+/// What `tabuleiro match` does instead of playing.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum MatchCommand {
+    /// The one summary of a match played in shards, from their --out files.
+    Merge(MergeFlags),
+}
+
+/// Reads `K/N` (1 ≤ K ≤ N).
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let (k, n) = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?)))
+        .ok_or_else(|| format!("'{text}' is not K/N"))?;
+    if k == 0 || n == 0 || k > n {
+        return Err(format!("shard '{text}': need 1 <= K <= N"));
+    }
+    Ok((k, n))
 }
 
 fn game_help() -> String {
@@ -267,6 +337,11 @@ impl MatchFlags {
             sprt: self.sprt,
             out: self.out,
             progress: !self.no_progress,
+            shard: self.shard,
+            resume: self.resume,
+            pgn: self.pgn,
+            log_dir: self.log_dir,
+            gauntlet: self.gauntlet,
         };
         if self.engines.len() < 2 {
             return Err("a match needs at least two --engine".to_string());
@@ -276,7 +351,7 @@ impl MatchFlags {
             spec.limits = spec.limits.or(limits);
             config.engines.push(spec);
         }
-        name_engines(&mut config.engines);
+        name_engines(&mut config.engines)?;
         for spec in &config.engines {
             if spec.limits.is_empty() {
                 return Err(format!(
@@ -291,10 +366,16 @@ impl MatchFlags {
         config.openings = match (self.openings, self.random_plies) {
             (Some(_), Some(_)) => return Err("give --openings or --random-plies, not both".into()),
             (Some(path), None) => OpeningSource::File(path),
-            (None, Some(plies)) => OpeningSource::Random {
-                plies,
-                seed: self.seed.unwrap_or_else(clock_seed),
-            },
+            (None, Some(plies)) => {
+                if self.seed.is_none() && (config.shard.is_some() || config.resume.is_some()) {
+                    // Each shard (or the resumed run) would draw other openings.
+                    return Err("--shard and --resume with --random-plies need --seed".into());
+                }
+                OpeningSource::Random {
+                    plies,
+                    seed: self.seed.unwrap_or_else(clock_seed),
+                }
+            }
             (None, None) => OpeningSource::StartPos,
         };
         Ok(config)
@@ -312,12 +393,13 @@ fn clock_seed() -> u64 {
         .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
 }
 
-/// Gives every engine without a name its command's file name, and makes names unique.
-fn name_engines(engines: &mut [EngineSpec]) {
+/// Gives every engine without a name its command's file name, made unique; two
+/// engines given the same name are an error (their results could not be told apart).
+fn name_engines(engines: &mut [EngineSpec]) -> Result<(), String> {
     let mut seen: HashMap<String, u32> = HashMap::new();
     for spec in engines.iter() {
-        if !spec.name.is_empty() {
-            seen.insert(spec.name.clone(), 1);
+        if !spec.name.is_empty() && seen.insert(spec.name.clone(), 1).is_some() {
+            return Err(format!("two engines are named '{}'", spec.name));
         }
     }
     for spec in engines.iter_mut() {
@@ -339,6 +421,7 @@ fn name_engines(engines: &mut [EngineSpec]) {
         seen.insert(name.clone(), 1);
         spec.name = name;
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -379,5 +462,26 @@ mod tests {
             ))
             .is_err()
         );
+        // Two engines of one name; shards without a seed.
+        let error = parse_args(&args(
+            "--engine 'name=a self' --engine 'name=a self' --depth 1",
+        ))
+        .unwrap_err();
+        assert!(error.contains("two engines are named 'a'"), "{error}");
+        assert!(
+            parse_args(&args(
+                "--engine self --engine self --depth 1 --random-plies 2 --shard 1/2"
+            ))
+            .is_err()
+        );
+        let shard = parse_args(&args(
+            "--engine self --engine self --depth 1 --random-plies 2 --seed 1 --shard 2/3 --gauntlet",
+        ))
+        .unwrap();
+        assert_eq!(shard.shard, Some((2, 3)));
+        assert!(shard.gauntlet);
+        for bad in ["0/2", "3/2", "1", "a/b"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -15,15 +15,18 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
-    /// Reads `BASE+INC` or `BASE` (ms).
+    /// Reads `BASE+INC` or `BASE`: each a time with a unit (`60s`, `1m`, `0.5s`,
+    /// `250ms`), or a plain whole number of ms (`1000+10`).
     pub fn parse(text: &str) -> Result<TimeControl, String> {
         let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
         let number = |part: &str| {
-            part.trim()
-                .parse::<u64>()
-                .ok()
+            parse_ms(part)
                 .filter(|&ms| ms <= 86_400_000)
-                .ok_or_else(|| format!("'{text}' is not a time control BASE+INC in ms"))
+                .ok_or_else(|| {
+                    format!(
+                        "'{text}' is not a time control BASE+INC (ms, or with units: 60s+1s, 1m+0.5s)"
+                    )
+                })
         };
         let tc = TimeControl {
             base_ms: number(base)?,
@@ -36,9 +39,44 @@ impl TimeControl {
     }
 }
 
+/// A time in whole ms: a plain whole number (ms), or a number with a unit `ms`, `s`
+/// or `m` (`1.5s`); `None` if it is neither, negative, or not whole ms.
+pub fn parse_ms(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<u64>() {
+        return Some(ms);
+    }
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1000.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60_000.0)
+    } else {
+        return None;
+    };
+    if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let ms = number.parse::<f64>().ok()? * scale;
+    (ms.is_finite() && ms <= 1e12 && (ms - ms.round()).abs() < 1e-6).then(|| ms.round() as u64)
+}
+
+/// A time with its unit, as the summary shows it: `1m`, `2s`, `1.5s`, `10ms`.
+pub fn format_ms(ms: u64) -> String {
+    if ms >= 60_000 && ms.is_multiple_of(60_000) {
+        format!("{}m", ms / 60_000)
+    } else if ms >= 1000 {
+        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+        format!("{}s", text.trim_end_matches('0').trim_end_matches('.'))
+    } else {
+        format!("{ms}ms")
+    }
+}
+
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}+{}", self.base_ms, self.inc_ms)
+        write!(f, "{}+{}", format_ms(self.base_ms), format_ms(self.inc_ms))
     }
 }
 
@@ -72,7 +110,7 @@ impl Limits {
             parts.push(format!("tc {tc}"));
         }
         if let Some(ms) = self.movetime {
-            parts.push(format!("movetime {ms}"));
+            parts.push(format!("movetime {}", format_ms(ms)));
         }
         if let Some(depth) = self.depth {
             parts.push(format!("depth {depth}"));
@@ -94,7 +132,12 @@ impl Limits {
         };
         match key {
             "tc" => self.tc = Some(TimeControl::parse(value)?),
-            "movetime" => self.movetime = Some(positive("movetime")?),
+            "movetime" => {
+                let ms = parse_ms(value).filter(|&ms| ms > 0).ok_or_else(|| {
+                    format!("movetime '{value}' is not a positive time (ms, or 2s, 500ms)")
+                })?;
+                self.movetime = Some(ms);
+            }
             "depth" => {
                 let depth = positive("depth")?;
                 self.depth = Some(u32::try_from(depth.min(1000)).unwrap_or(1000));
@@ -224,6 +267,14 @@ impl EngineSpec {
                     spec.options.push((name.to_string(), value.to_string()));
                 }
                 Some((key, value)) if spec.limits.set(key, value)? => {}
+                // A word that looks like a key is one: a typo must not become an argument.
+                Some((key, _)) if looks_like_key(key) => {
+                    return Err(format!(
+                        "unknown key '{key}' in engine spec '{text}' (keys: name, cmd, arg, \
+                         option.NAME, tc, movetime, depth, nodes; give an argument with '=' \
+                         as arg=WORD)"
+                    ));
+                }
                 _ => {
                     if have_cmd {
                         spec.args.push(word);
@@ -241,6 +292,15 @@ impl EngineSpec {
         }
         Ok(spec)
     }
+}
+
+/// Whether `key` (of a `key=value` word) looks like a spec key rather than part of
+/// an argument: letters, digits, `_` and `.`, starting with a letter.
+fn looks_like_key(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Where openings come from.
@@ -267,6 +327,16 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     pub out: Option<PathBuf>,
     pub progress: bool,
+    /// `--shard K/N`: play only the pairs whose index is K−1 modulo N (K from 1).
+    pub shard: Option<(u32, u32)>,
+    /// `--resume FILE`: go on from the games in FILE (and append to it).
+    pub resume: Option<PathBuf>,
+    /// `--pgn FILE`: every game as PGN.
+    pub pgn: Option<PathBuf>,
+    /// `--log-dir DIR`: each engine process's traffic in a file there.
+    pub log_dir: Option<PathBuf>,
+    /// `--gauntlet`: the first engine against each other one (not every pair).
+    pub gauntlet: bool,
 }
 
 #[cfg(test)]
@@ -317,6 +387,19 @@ mod tests {
         assert!(EngineSpec::parse("self cmd=x", me).is_err());
         assert!(EngineSpec::parse("self depth=0", me).is_err());
         assert!(EngineSpec::parse("self option.=3", me).is_err());
+        // A key nobody knows is an error, not an argument; arg= passes one on.
+        let error = EngineSpec::parse("self foo=bar", me).unwrap_err();
+        assert!(error.contains("unknown key 'foo'"), "{error}");
+        assert!(EngineSpec::parse("self Depth=3", me).is_err());
+        let spec = EngineSpec::parse("self arg=foo=bar --x=1", me).unwrap();
+        assert_eq!(spec.args, vec!["foo=bar", "--x=1"]);
+        assert_eq!(
+            EngineSpec::parse("self movetime=2s", me)
+                .unwrap()
+                .limits
+                .movetime,
+            Some(2000)
+        );
     }
 
     #[test]
@@ -330,7 +413,18 @@ mod tests {
         );
         assert_eq!(TimeControl::parse("500").unwrap().inc_ms, 0);
         assert!(TimeControl::parse("0+0").is_err());
-        assert!(TimeControl::parse("1s+1").is_err());
+        // Units: s, m, ms; plain numbers are ms.
+        let tc = |base_ms, inc_ms| TimeControl { base_ms, inc_ms };
+        assert_eq!(TimeControl::parse("60s+1s").unwrap(), tc(60_000, 1000));
+        assert_eq!(TimeControl::parse("1m+0.5s").unwrap(), tc(60_000, 500));
+        assert_eq!(TimeControl::parse("1s+1").unwrap(), tc(1000, 1));
+        assert_eq!(TimeControl::parse("250ms").unwrap(), tc(250, 0));
+        assert!(TimeControl::parse("1.5").is_err());
+        assert!(TimeControl::parse("1h").is_err());
+        assert!(TimeControl::parse("0.0001s").is_err());
+        assert_eq!(tc(60_000, 500).to_string(), "1m+500ms");
+        assert_eq!(tc(1500, 10).to_string(), "1.5s+10ms");
+        assert_eq!(tc(2000, 0).to_string(), "2s+0ms");
         assert!(TimeControl::parse("-5+1").is_err());
     }
 }

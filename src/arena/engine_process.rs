@@ -5,13 +5,20 @@
 //!   referee's clock is not charged for its own scheduling delays.
 //! - The channel is bounded: an engine that floods its output blocks on its own pipe
 //!   rather than filling our memory; over-long lines are cut at [`MAX_LINE_BYTES`].
-//! - stderr is read on a second thread and logged at `debug` level.
+//! - stderr is read on a second thread and logged at `debug` level; its last lines
+//!   are kept, to be shown when the engine crashes or does not start.
+//! - With a traffic log (`--log-dir`) every line sent (`>`), read (`<`) and printed
+//!   on stderr (`!`) is written to the engine's file as it happens.
 //! - Dropping an [`EngineProcess`] kills the child and reaps it.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader, LineWriter, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -19,6 +26,20 @@ use std::time::{Duration, Instant};
 pub const MAX_LINE_BYTES: usize = 1 << 16;
 /// Lines buffered between the reader thread and the referee.
 const CHANNEL_LINES: usize = 1024;
+/// stderr lines kept to show when the engine fails.
+const STDERR_LINES: usize = 8;
+
+/// A traffic log shared by an engine's threads.
+type TrafficLog = Arc<Mutex<LineWriter<File>>>;
+
+fn log_line(log: Option<&TrafficLog>, mark: &str, line: &str) {
+    if let Some(log) = log
+        && let Ok(mut file) = log.lock()
+    {
+        // A log that cannot be written must not stop the game.
+        let _ = writeln!(file, "{mark} {line}");
+    }
+}
 
 /// What the reader thread saw.
 #[derive(Debug)]
@@ -54,11 +75,34 @@ pub struct EngineProcess {
     events: Receiver<Event>,
     /// Set once the reader saw the end of output.
     ended: bool,
+    /// The last lines of stderr, and whether stderr has ended.
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_done: Arc<AtomicBool>,
+    log: Option<TrafficLog>,
 }
 
 impl EngineProcess {
     /// Starts `program args…` with piped stdin/stdout. `name` is only for logs.
     pub fn spawn(name: &str, program: &Path, args: &[String]) -> Result<EngineProcess, String> {
+        Self::spawn_logged(name, program, args, None)
+    }
+
+    /// [`spawn`](Self::spawn), writing the traffic to `log` (a new file) if given.
+    pub fn spawn_logged(
+        name: &str,
+        program: &Path,
+        args: &[String],
+        log: Option<&Path>,
+    ) -> Result<EngineProcess, String> {
+        let log: Option<TrafficLog> = match log {
+            Some(path) => Some(Arc::new(Mutex::new(LineWriter::new(
+                File::create(path)
+                    .map_err(|e| format!("cannot create the log '{}': {e}", path.display()))?,
+            )))),
+            None => None,
+        };
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_done = Arc::new(AtomicBool::new(false));
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -73,19 +117,24 @@ impl EngineProcess {
         let spawned = match stdout {
             Some(stdout) => {
                 let label = name.to_string();
+                let log = log.clone();
                 thread::Builder::new()
                     .name(format!("{name}-stdout"))
-                    .spawn(move || read_stdout(stdout, sender, &label))
+                    .spawn(move || read_stdout(stdout, sender, &label, log.as_ref()))
                     .is_ok()
             }
             None => false,
         };
         if let Some(stderr) = stderr {
             let label = name.to_string();
+            let (tail, done, log) = (stderr_tail.clone(), stderr_done.clone(), log.clone());
             // Best effort: without this thread stderr is simply not logged.
             let _ = thread::Builder::new()
                 .name(format!("{name}-stderr"))
-                .spawn(move || log_stderr(stderr, &label));
+                .spawn(move || {
+                    log_stderr(stderr, &label, &tail, log.as_ref());
+                    done.store(true, Ordering::Release);
+                });
         }
         let mut process = EngineProcess {
             name: name.to_string(),
@@ -93,6 +142,9 @@ impl EngineProcess {
             stdin,
             events,
             ended: false,
+            stderr_tail,
+            stderr_done,
+            log,
         };
         if !spawned {
             process.kill();
@@ -108,6 +160,7 @@ impl EngineProcess {
     /// Writes one command line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         log::debug!("{} < {line}", self.name);
+        log_line(self.log.as_ref(), ">", line);
         let stdin = self
             .stdin
             .as_mut()
@@ -116,7 +169,14 @@ impl EngineProcess {
             .write_all(line.as_bytes())
             .and_then(|()| stdin.write_all(b"\n"))
             .and_then(|()| stdin.flush());
-        written.map_err(|e| EngineError::Crashed(format!("cannot write '{line}': {e}")))
+        match written {
+            Ok(()) => Ok(()),
+            // Gone: say how it ended and what it last said on stderr.
+            Err(e) => Err(EngineError::Crashed(format!(
+                "cannot write '{line}': {e}{}",
+                self.exit_note()
+            ))),
+        }
     }
 
     /// Reads lines until one satisfies `wanted` (returned with the time it was read),
@@ -199,13 +259,37 @@ impl EngineProcess {
 
     fn exit_note(&mut self) -> String {
         // Give a crashing process a moment to be reaped so its status can be told.
+        let mut note = String::new();
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return format!(" ({status})");
+                note = format!(" ({status})");
+                break;
             }
             thread::sleep(Duration::from_millis(5));
         }
-        String::new()
+        note + &self.stderr_note()
+    }
+
+    /// `; its last stderr lines: 'a' | 'b'`, or nothing when it printed none. Waits a
+    /// moment for stderr to end when the process has ended.
+    pub fn stderr_note(&mut self) -> String {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            for _ in 0..40 {
+                if self.stderr_done.load(Ordering::Acquire) {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let lines: Vec<String> = match self.stderr_tail.lock() {
+            Ok(tail) => tail.iter().map(|l| format!("'{l}'")).collect(),
+            Err(_) => Vec::new(),
+        };
+        if lines.is_empty() {
+            String::new()
+        } else {
+            format!("; its last stderr lines: {}", lines.join(" | "))
+        }
     }
 }
 
@@ -242,11 +326,12 @@ fn read_line_capped<R: BufRead>(reader: &mut R) -> Option<Vec<u8>> {
     }
 }
 
-fn read_stdout(stdout: impl Read, sender: SyncSender<Event>, name: &str) {
+fn read_stdout(stdout: impl Read, sender: SyncSender<Event>, name: &str, log: Option<&TrafficLog>) {
     let mut reader = BufReader::new(stdout);
     while let Some(bytes) = read_line_capped(&mut reader) {
         let text = String::from_utf8_lossy(&bytes);
         let line = text.trim_end_matches('\r').to_string();
+        log_line(log, "<", &line);
         if sender.send(Event::Line(line, Instant::now())).is_err() {
             return;
         }
@@ -256,10 +341,27 @@ fn read_stdout(stdout: impl Read, sender: SyncSender<Event>, name: &str) {
     let _ = sender.send(Event::Eof);
 }
 
-fn log_stderr(stderr: impl Read, name: &str) {
+fn log_stderr(
+    stderr: impl Read,
+    name: &str,
+    tail: &Mutex<VecDeque<String>>,
+    log: Option<&TrafficLog>,
+) {
     let mut reader = BufReader::new(stderr);
     while let Some(bytes) = read_line_capped(&mut reader) {
-        log::debug!("{name} stderr: {}", String::from_utf8_lossy(&bytes));
+        let text = String::from_utf8_lossy(&bytes);
+        let line: String = text.trim_end().chars().take(300).collect();
+        log::debug!("{name} stderr: {line}");
+        log_line(log, "!", &line);
+        if line.is_empty() {
+            continue;
+        }
+        if let Ok(mut tail) = tail.lock() {
+            if tail.len() == STDERR_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line);
+        }
     }
 }
 

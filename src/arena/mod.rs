@@ -6,9 +6,11 @@
 //!   [`crate::games::visit`], so each game joins for free), then plays the games on
 //!   `--concurrency` worker threads, each with its own engine processes
 //!   ([`engine_process`]), refereed move by move ([`referee`]). The main thread gathers
-//!   results, writes `--out` JSON lines ([`json`]), keeps the progress bar and the SPRT
-//!   ([`sprt`]); [`summary`] tallies the results and writes the summary ([`stats`]:
-//!   scores, Elo, move times). [`pgn`] writes and reads game records as PGN text.
+//!   results, writes `--out` JSON lines ([`record`]) and `--pgn` records ([`replay`],
+//!   [`pgn`]), keeps the progress bar and the SPRT ([`sprt`]); [`summary`] tallies the
+//!   results and writes the summary ([`stats`]: scores, pairs, Elo, move times).
+//! - `--shard K/N` splits a match over processes or machines; [`merge`] sums their
+//!   JSON lines into the one summary; `--resume` goes on from a stopped match's lines.
 //! - Games come in pairs from one opening ([`openings`]) with colours swapped. Games
 //!   whose [`Game::SCORING`](crate::game::Game::SCORING) is
 //!   [`Scoring::Pairs`](crate::game::Scoring::Pairs) are scored by pairs per SPEC §2
@@ -17,17 +19,20 @@
 pub mod args;
 pub mod config;
 pub mod engine_process;
-pub mod json;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
+pub mod record;
 pub mod referee;
+pub mod replay;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
 pub mod summary;
 
-pub use args::{MatchFlags, parse_args};
+pub use args::{MatchCommand, MatchFlags, parse_args};
 pub use config::{EngineSpec, Limits, MatchConfig, OpeningSource, TimeControl, split_words};
+pub use record::GameRecord;
 pub use schedule::run;
 pub use summary::{MatchSummary, PairingStats};
 
@@ -36,10 +41,26 @@ use std::io::Write;
 /// Runs `tabuleiro match`: plays the match, then prints the summary on stdout.
 pub fn main(config: &MatchConfig) -> Result<(), String> {
     let summary = run(config)?;
+    print(&summary.render(config));
+    Ok(())
+}
+
+/// Runs `tabuleiro match …` as read from the command line (`game`: the one chosen
+/// before `match`): `match merge FILE…`, or a match.
+pub fn main_flags(flags: MatchFlags, game: Option<&'static str>) -> Result<(), String> {
+    match flags.command.clone() {
+        Some(MatchCommand::Merge(merge)) => {
+            print(&merge::main(&merge)?);
+            Ok(())
+        }
+        None => main(&flags.config(game)?),
+    }
+}
+
+fn print(text: &str) {
     // A closed stdout (`| head`) must not panic: the games are played and written.
     let mut stdout = std::io::stdout().lock();
     let _ = stdout
-        .write_all(summary.render(config).as_bytes())
+        .write_all(text.as_bytes())
         .and_then(|()| stdout.flush());
-    Ok(())
 }

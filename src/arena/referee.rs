@@ -139,6 +139,22 @@ pub struct RefereeSettings {
     pub grace: Duration,
     /// Plies the engines may play before the game is adjudicated a draw (0: no limit).
     pub max_plies: u32,
+    /// Where each engine process's traffic goes (`--log-dir`), if anywhere.
+    pub log_dir: Option<std::path::PathBuf>,
+}
+
+/// Numbers the traffic logs of the processes of one run (several per engine: one per
+/// worker, and one per restart).
+static LOG_NUMBER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The first word of a line an engine may print before `ugiok`.
+fn is_handshake_line(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().next(),
+        None | Some(
+            "id" | "option" | "info" | "ugiok" | "uciok" | "copyprotection" | "registration"
+        )
+    )
 }
 
 /// One engine seat of a worker: the engine's spec and its process, started on demand.
@@ -172,24 +188,63 @@ impl EngineSlot {
         if self.starts > 1 {
             log::info!("restarting engine {}", self.spec.name);
         }
-        let mut process = EngineProcess::spawn(&self.spec.name, &self.spec.cmd, &self.spec.args)?;
+        let log = settings.log_dir.as_ref().map(|dir| {
+            let number = LOG_NUMBER.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            dir.join(format!("{}-{number}.log", self.spec.name))
+        });
+        let mut process = EngineProcess::spawn_logged(
+            &self.spec.name,
+            &self.spec.cmd,
+            &self.spec.args,
+            log.as_deref(),
+        )?;
         let deadline = Instant::now() + settings.timeout.max(MIN_SETUP_TIMEOUT);
         process.send("ugi").map_err(|e| e.to_string())?;
         let mut has_game_option = false;
-        process
-            .wait_for("ugiok", deadline, |line| {
-                let words: Vec<&str> = line.split_whitespace().collect();
-                if words.len() >= 3
-                    && words[0] == "option"
-                    && words[1] == "name"
-                    && words[2].eq_ignore_ascii_case("game")
-                    && words.get(3) == Some(&"type")
-                {
-                    has_game_option = true;
+        // A program that is no engine: it echoes `ugi` (`cat`), or prints lines no
+        // engine prints before `ugiok`. Told at once, not after the timeout.
+        let mut stranger: Option<String> = None;
+        let mut strange_lines = 0;
+        let handshake = process.wait_for("ugiok", deadline, |line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.len() >= 3
+                && words[0] == "option"
+                && words[1] == "name"
+                && words[2].eq_ignore_ascii_case("game")
+                && words.get(3) == Some(&"type")
+            {
+                has_game_option = true;
+            }
+            if line.trim() == "ugi" {
+                stranger = Some("it echoed 'ugi' back".to_string());
+                return true;
+            }
+            if !is_handshake_line(line) {
+                strange_lines += 1;
+                // A banner of a few lines is fine; a stream of anything else is not.
+                if strange_lines > 50 {
+                    stranger = Some(format!(
+                        "it printed {strange_lines} lines that are not UGI, the last '{line}'"
+                    ));
+                    return true;
                 }
-                words.first() == Some(&"ugiok")
-            })
-            .map_err(|e| e.to_string())?;
+            }
+            words.first() == Some(&"ugiok")
+        });
+        if let Some(why) = stranger {
+            return Err(StartError::Failed(format!(
+                "it is not a UGI engine: {why} instead of answering 'ugi' with 'ugiok'{}",
+                process.stderr_note()
+            )));
+        }
+        if let Err(e) = handshake {
+            let note = match e {
+                EngineError::Timeout(_) => process.stderr_note(),
+                // A crash's words already carry the stderr lines.
+                EngineError::Crashed(_) => String::new(),
+            };
+            return Err(StartError::Failed(format!("{e}{note}")));
+        }
         let mut options = Vec::new();
         if has_game_option {
             options.push(("Game".to_string(), settings.game.to_string()));

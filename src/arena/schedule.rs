@@ -1,23 +1,52 @@
 //! Playing a match: engines checked, then games played in pairs on `--concurrency`
 //! worker threads, each with its own engine processes; the main thread gathers the
-//! results into the tallies, the `--out` JSON lines, the progress bar and the SPRT.
+//! results into the tallies, the `--out` JSON lines, the `--pgn` records, the progress
+//! bar and the SPRT.
+//!
+//! The pairs are dealt in a fixed order (pair 0 of every pairing of engines, then pair
+//! 1, …); a pair's index in that order is its `job`. `--shard K/N` plays the jobs
+//! whose index is K−1 modulo N, and a job's opening depends only on the match seed and
+//! its pair, so N shards play exactly the games of one run. `--resume FILE` reads the
+//! games already in FILE, counts them, and plays the rest. Ctrl-C stops the match:
+//! games in progress are dropped and the summary of those finished is printed.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Once, mpsc};
 use std::time::{Duration, Instant};
 
 use super::config::{MatchConfig, OpeningSource};
-use super::json;
 use super::openings::{self, Opening};
+use super::record::{self, GameRecord};
 use super::referee::{self, EngineSlot, GameReport, RefereeSettings};
-use super::sprt::Decision;
-use super::stats::{self, MoveTimes, PairGame, Verdict};
+use super::replay::{self, PgnContext};
+use super::stats::{MoveTimes, Verdict};
 use super::summary::{MatchSummary, PairingStats, progress_message};
-use crate::game::{Game, Outcome, Player, Scoring};
+use crate::game::{Game, Outcome, Scoring};
 use crate::games::{self, GameVisitor};
 use crate::options;
+
+/// Raised by Ctrl-C.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C stops the match at the next move (the summary is still printed); a second
+/// Ctrl-C ends the program at once.
+fn catch_ctrl_c() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let installed = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+        if let Err(e) = installed {
+            log::warn!("Ctrl-C will not print a summary: {e}");
+        }
+    });
+}
 
 /// One job: a pair of games from one opening with colours swapped.
 struct Job {
@@ -25,14 +54,16 @@ struct Job {
     a: usize,
     b: usize,
     pair: u32,
+    /// The pair's index over the whole match.
+    index: u32,
+    /// The legs still to play (0: `a` is p1; 1: `b` is p1).
+    legs: Vec<u8>,
 }
 
 /// A finished game, sent from a worker to the main thread.
 struct Done {
     job: usize,
-    /// 0: `a` was p1; 1: `b` was p1.
-    leg: usize,
-    pair: u32,
+    leg: u8,
     report: GameReport,
 }
 
@@ -51,6 +82,29 @@ impl GameVisitor for RunMatch<'_> {
     }
 }
 
+/// The pairings of engines `(a, b)`: every pair, or the first against each other.
+pub fn pairings(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for a in 0..engines {
+        for b in a + 1..engines {
+            if !gauntlet || a == 0 {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Opens `path` for writing: appended to when resuming, else created.
+fn open_output(path: &Path, append: bool) -> Result<File, String> {
+    let file = if append {
+        OpenOptions::new().create(true).append(true).open(path)
+    } else {
+        File::create(path)
+    };
+    file.map_err(|e| format!("cannot create '{}': {e}", path.display()))
+}
+
 fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     let began = Instant::now();
     let game_config = options::config_from_pairs::<G>(&config.game_options)?;
@@ -64,18 +118,39 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
         _ => Vec::new(),
     };
     let pair_scored = matches!(G::SCORING, Scoring::Pairs(_));
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the log directory '{}': {e}", dir.display()))?;
+    }
     let settings = RefereeSettings {
         game: G::NAME,
         game_options: config.game_options.clone(),
         timeout: config.timeout,
         grace: config.grace,
         max_plies: config.max_plies,
+        log_dir: config.log_dir.clone(),
     };
-    let mut out_file = match &config.out {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot create '{}': {e}", path.display()))?,
-        )),
+    let seed = match config.openings {
+        OpeningSource::Random { seed, .. } => Some(seed),
+        _ => None,
+    };
+    let resumed = match &config.resume {
+        Some(path) if path.exists() => record::read_file(path)?,
+        _ => Vec::new(),
+    };
+    let out_path = config.resume.as_ref().or(config.out.as_ref());
+    let mut out_file = match out_path {
+        Some(path) => Some(std::io::BufWriter::new(open_output(
+            path,
+            config.resume.is_some(),
+        )?)),
+        None => None,
+    };
+    let mut pgn_file = match &config.pgn {
+        Some(path) => Some(std::io::BufWriter::new(open_output(
+            path,
+            config.resume.is_some(),
+        )?)),
         None => None,
     };
 
@@ -91,52 +166,121 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     }
 
     let n = config.engines.len();
-    let mut pairings = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            pairings.push(PairingStats {
-                a,
-                b,
-                ..PairingStats::default()
-            });
-        }
-    }
+    let mut pairings: Vec<PairingStats> = pairings(n, config.gauntlet)
+        .into_iter()
+        .map(|(a, b)| PairingStats::new(a, b, pair_scored))
+        .collect();
     let pairs_per_pairing = config.games / 2;
     let mut jobs = Vec::new();
     for pair in 0..pairs_per_pairing {
         for (index, p) in pairings.iter().enumerate() {
+            let job = pair * pairings.len() as u32 + index as u32;
+            if let Some((k, of)) = config.shard
+                && job % of != k - 1
+            {
+                continue;
+            }
             jobs.push(Job {
                 pairing: index,
                 a: p.a,
                 b: p.b,
                 pair,
+                index: job,
+                legs: vec![0, 1],
             });
         }
     }
     let games_planned = jobs.len() as u32 * 2;
+    let names: Vec<String> = config.engines.iter().map(|s| s.name.clone()).collect();
+    let mut move_times = vec![MoveTimes::default(); n];
+
+    // The games already played, counted as if just finished.
+    let mut games_played = 0u32;
+    let mut done_legs: HashSet<(u32, u8)> = HashSet::new();
+    for (line, record) in resumed.iter().enumerate() {
+        let where_ = || {
+            format!(
+                "'{}' line {}",
+                config
+                    .resume
+                    .as_ref()
+                    .map_or("".into(), |p| p.display().to_string()),
+                line + 1
+            )
+        };
+        let job = jobs
+            .iter()
+            .find(|j| j.index == record.job)
+            .filter(|j| {
+                let (p1, p2) = if record.leg == 0 { (j.a, j.b) } else { (j.b, j.a) };
+                record.name == G::NAME
+                    && record.pair == j.pair
+                    && record.pairing == [j.a as u32, j.b as u32]
+                    && names[p1] == record.p1
+                    && names[p2] == record.p2
+                    && record.seed == seed
+                    && record.options == config.game_options
+            })
+            .ok_or_else(|| {
+                format!(
+                    "{}: game {} is not one of this match's (another game, engines, seed, options, --games or --shard)",
+                    where_(),
+                    record.game
+                )
+            })?;
+        if !done_legs.insert((record.job, record.leg)) {
+            return Err(format!("{}: game {} is there twice", where_(), record.game));
+        }
+        let stats = &mut pairings[job.pairing];
+        stats.add_record(record, config.sprt)?;
+        let replay = replay::replay::<G>(&game_config, record)?;
+        for (mover, ms) in replay.movers.iter().zip(&record.move_ms) {
+            let engine = if (*mover == crate::game::Player::P1) == (record.leg == 0) {
+                job.a
+            } else {
+                job.b
+            };
+            move_times[engine].add(*ms);
+        }
+        games_played += 1;
+    }
+    let mut number = resumed.iter().map(|r| r.game).max().unwrap_or(0);
+    for job in &mut jobs {
+        job.legs
+            .retain(|leg| !done_legs.contains(&(job.index, *leg)));
+    }
+    let decided = pairings.iter().any(|p| p.sprt.is_some());
+    jobs.retain(|job| !job.legs.is_empty() && !decided);
+
+    let opening_index = |pair: u32| -> u32 {
+        match &config.openings {
+            OpeningSource::StartPos => 0,
+            OpeningSource::File(_) => pair % opening_list.len().max(1) as u32,
+            OpeningSource::Random { .. } => pair,
+        }
+    };
     let opening_of = |pair: u32| -> Opening {
         match &config.openings {
             OpeningSource::StartPos => Opening::startpos(),
-            OpeningSource::File(_) => opening_list[pair as usize % opening_list.len()].clone(),
+            OpeningSource::File(_) => opening_list[opening_index(pair) as usize].clone(),
             OpeningSource::Random { plies, seed } => {
                 openings::random::<G>(&game_config, *plies, *seed, u64::from(pair))
             }
         }
     };
 
+    catch_ctrl_c();
+    let pgn_context = PgnContext::new(&config.engines);
     let progress = progress_bar(config.progress, u64::from(games_planned));
+    progress.set_position(u64::from(games_played));
     let next_job = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let names: Vec<String> = config.engines.iter().map(|s| s.name.clone()).collect();
-    let mut games_played = 0u32;
+    let stop = AtomicBool::new(INTERRUPTED.load(Ordering::SeqCst));
     let mut write_error: Option<String> = None;
     let engines = &config.engines;
     let workers = config.concurrency.min(jobs.len()).max(1);
-    let mut first_legs: HashMap<usize, GameReport> = HashMap::new();
-    let mut move_times = vec![MoveTimes::default(); n];
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel::<Done>();
-        for worker in 0..workers {
+        for worker in 0..workers.min(jobs.len()) {
             let sender = sender.clone();
             let (jobs, next_job, stop, settings, game_config) =
                 (&jobs, &next_job, &stop, &settings, &game_config);
@@ -153,7 +297,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
                         let index = next_job.fetch_add(1, Ordering::Relaxed);
                         let Some(job) = jobs.get(index) else { break };
                         let opening = opening_of(job.pair);
-                        for leg in 0..2 {
+                        for &leg in &job.legs {
                             let (p1, p2) = if leg == 0 {
                                 (job.a, job.b)
                             } else {
@@ -172,7 +316,6 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
                             let done = Done {
                                 job: index,
                                 leg,
-                                pair: job.pair,
                                 report,
                             };
                             if sender.send(done).is_err() {
@@ -189,66 +332,83 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             }
         }
         drop(sender);
-        for done in receiver {
+        loop {
+            let done = match receiver.recv_timeout(Duration::from_millis(100)) {
+                Ok(done) => done,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if INTERRUPTED.load(Ordering::SeqCst) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                // Finished as the user stopped the match: still counted.
+                stop.store(true, Ordering::SeqCst);
+            }
             games_played += 1;
+            number += 1;
             let job = &jobs[done.job];
             let stats = &mut pairings[job.pairing];
-            stats.add_game(&done.report);
             for time in &done.report.move_times {
                 move_times[done.report.engines[time.player.index()]].add(time.ms);
             }
-            let mut pair_note = None;
-            if pair_scored {
-                if let Some(other) = first_legs.remove(&done.job) {
-                    let (first, second) = if done.leg == 0 {
-                        (&done.report, &other)
-                    } else {
-                        (&other, &done.report)
-                    };
-                    let result =
-                        stats::score_pair([pair_game(first, stats.a), pair_game(second, stats.a)]);
-                    stats.units.add(result.score);
-                    pair_note = Some(result);
-                } else {
-                    first_legs.insert(done.job, done.report.clone());
+            let mut record = game_record::<G>(
+                &names,
+                &done,
+                job,
+                number,
+                opening_index(job.pair),
+                seed,
+                &config.game_options,
+            );
+            let pair = match stats.add_record(&record, config.sprt) {
+                Ok(pair) => pair,
+                Err(e) => {
+                    write_error.get_or_insert(e);
+                    None
                 }
-            } else {
-                stats.units.add(Verdict::of(
-                    if done.report.engines[0] == stats.a {
-                        Player::P1
-                    } else {
-                        Player::P2
-                    },
-                    done.report.outcome,
-                ));
+            };
+            if let Some(result) = pair {
+                let (a, b) = (&names[stats.a], &names[stats.b]);
+                record.pair_winner = match result.score {
+                    Verdict::Win => Some(a.clone()),
+                    Verdict::Loss => Some(b.clone()),
+                    Verdict::Draw => None,
+                };
+                let counted = match G::SCORING {
+                    Scoring::Pairs(tiebreak) => tiebreak.words,
+                    Scoring::Games => "",
+                };
+                record.pair_reason = Some(result.reason.describe(a, b, counted));
             }
-            if let (Some(sprt), None) = (config.sprt, stats.sprt) {
-                let decision = sprt.decide(&stats.units);
-                if decision != Decision::Continue {
-                    stats.sprt = Some((decision, sprt.llr(&stats.units), stats.units.total()));
-                    stop.store(true, Ordering::Relaxed);
-                }
+            if stats.sprt.is_some() {
+                stop.store(true, Ordering::Relaxed);
             }
             log::info!(
                 "game {}: {} vs {}: {} ({}) {}",
-                games_played,
-                names[done.report.engines[0]],
-                names[done.report.engines[1]],
-                done.report.outcome,
-                done.report.reason.as_str(),
-                done.report.detail
+                number,
+                record.p1,
+                record.p2,
+                record.result,
+                record.reason,
+                record.detail
             );
-            if let Some(file) = out_file.as_mut() {
-                let line = game_json(
-                    G::NAME,
-                    G::SCORING,
-                    &names,
-                    &done,
-                    games_played,
-                    pair_note.as_ref().map(|r| (r, stats.a, stats.b)),
-                );
-                if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
-                    write_error.get_or_insert(format!("cannot write the games file: {e}"));
+            if let Some(file) = out_file.as_mut()
+                && let Err(e) = writeln!(file, "{}", record.to_json()).and_then(|()| file.flush())
+            {
+                write_error.get_or_insert(format!("cannot write the games file: {e}"));
+            }
+            if let Some(file) = pgn_file.as_mut() {
+                let written =
+                    replay::pgn_game::<G>(&game_config, &record, &pgn_context).and_then(|pgn| {
+                        file.write_all(pgn.to_text().as_bytes())
+                            .and_then(|()| file.flush())
+                            .map_err(|e| format!("cannot write the PGN file: {e}"))
+                    });
+                if let Err(e) = written {
+                    write_error.get_or_insert(e);
                 }
             }
             progress.set_position(u64::from(games_played));
@@ -266,13 +426,53 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
         pair_scored,
         games_played,
         games_planned,
-        seed: match config.openings {
-            OpeningSource::Random { seed, .. } => Some(seed),
-            _ => None,
-        },
+        seed,
         elapsed: began.elapsed(),
         move_times,
+        interrupted: INTERRUPTED.load(Ordering::SeqCst),
+        merged_files: None,
     })
+}
+
+/// The record of a game just played (without the pair's result).
+fn game_record<G: Game>(
+    names: &[String],
+    done: &Done,
+    job: &Job,
+    number: u32,
+    opening_index: u32,
+    seed: Option<u64>,
+    options: &[(String, String)],
+) -> GameRecord {
+    let r = &done.report;
+    GameRecord {
+        game: number,
+        name: G::NAME.to_string(),
+        pair: job.pair,
+        leg: done.leg,
+        p1: names[r.engines[0]].clone(),
+        p2: names[r.engines[1]].clone(),
+        opening: r.opening.clone(),
+        moves: r.moves.clone(),
+        result: r.outcome.as_str().to_string(),
+        winner: match r.outcome {
+            Outcome::Win(player) => Some(names[r.engines[player.index()]].clone()),
+            Outcome::Draw => None,
+        },
+        reason: r.reason.as_str().to_string(),
+        detail: r.detail.clone(),
+        final_fen: r.final_fen.clone(),
+        tiebreak: r.count,
+        ms: r.duration.as_millis() as u64,
+        move_ms: r.move_times.iter().map(|t| t.ms).collect(),
+        pair_winner: None,
+        pair_reason: None,
+        pairing: [job.a as u32, job.b as u32],
+        job: job.index,
+        opening_index,
+        seed,
+        options: options.to_vec(),
+    }
 }
 
 /// Two distinct elements of a slice, mutably.
@@ -285,77 +485,6 @@ fn two_mut<T>(items: &mut [T], i: usize, j: usize) -> [&mut T; 2] {
         let (left, right) = items.split_at_mut(i);
         [&mut right[0], &mut left[j]]
     }
-}
-
-fn pair_game(report: &GameReport, a: usize) -> PairGame {
-    PairGame {
-        a_is_p1: report.engines[0] == a,
-        outcome: report.outcome,
-        count: report.count.unwrap_or(0),
-        forfeit: report.reason.is_forfeit(),
-    }
-}
-
-fn game_json(
-    game: &str,
-    scoring: Scoring,
-    names: &[String],
-    done: &Done,
-    number: u32,
-    pair: Option<(&stats::PairResult, usize, usize)>,
-) -> String {
-    let r = &done.report;
-    let tiebreak = match scoring {
-        Scoring::Pairs(tiebreak) => Some(tiebreak),
-        Scoring::Games => None,
-    };
-    let winner = match r.outcome {
-        Outcome::Win(player) => Some(names[r.engines[player.index()]].as_str()),
-        Outcome::Draw => None,
-    };
-    let mut object = json::Object::new()
-        .num("game", number)
-        .str("name", game)
-        .num("pair", done.pair)
-        .num("leg", done.leg)
-        .str("p1", &names[r.engines[0]])
-        .str("p2", &names[r.engines[1]])
-        .str("opening", &r.opening)
-        .strings("moves", &r.moves)
-        .str("result", r.outcome.as_str())
-        .opt_str("winner", winner)
-        .str("reason", r.reason.as_str())
-        .str("detail", &r.detail)
-        .str("final_fen", &r.final_fen)
-        // One key for every game: the tie-break count of a game scored by pairs
-        // (Frozen Forest: the trees Yuki ate), null for the others.
-        .opt_num("tiebreak", r.count)
-        .num("ms", r.duration.as_millis())
-        .raw(
-            "move_ms",
-            format!(
-                "[{}]",
-                r.move_times
-                    .iter()
-                    .map(|t| t.ms.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            ),
-        );
-    if let Some((result, a, b)) = pair {
-        let pair_winner = match result.score {
-            Verdict::Win => Some(names[a].as_str()),
-            Verdict::Loss => Some(names[b].as_str()),
-            Verdict::Draw => None,
-        };
-        object = object.opt_str("pair_winner", pair_winner).str(
-            "pair_reason",
-            &result
-                .reason
-                .describe(&names[a], &names[b], tiebreak.map_or("", |t| t.words)),
-        );
-    }
-    object.finish()
 }
 
 fn progress_bar(wanted: bool, total: u64) -> indicatif::ProgressBar {
@@ -383,5 +512,12 @@ mod tests {
         let [x, y] = two_mut(&mut v, 2, 0);
         std::mem::swap(x, y);
         assert_eq!(v, vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn round_robin_and_gauntlet() {
+        assert_eq!(pairings(3, false), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(pairings(3, true), vec![(0, 1), (0, 2)]);
+        assert_eq!(pairings(2, true), vec![(0, 1)]);
     }
 }

@@ -1,23 +1,24 @@
 //! The sequential probability ratio test: stop a match once the results tell, with the
 //! chosen error rates, whether the first engine is `elo1` or only `elo0` stronger.
 //!
-//! This is the generalised SPRT on trinomial (win/draw/loss) results with logistic
-//! Elo (as in Michel Van den Bergh's work behind fishtest): with the observed
-//! frequencies `p̂` of win/draw/loss over `n` results, and for each hypothesis the
-//! trinomial distribution closest to `p̂` (maximum likelihood) whose expected score is
-//! that of `elo0` (`s0`) or `elo1` (`s1`),
+//! This is the generalised SPRT with logistic Elo (as in Michel Van den Bergh's work
+//! behind fishtest), on pairs of games scored 0, ¼, ½, ¾, 1 (pentanomial, as fishtest
+//! and fastchess run it) or on win/draw/loss results (trinomial: the pairs of a game
+//! scored by pairs per SPEC §2). With the observed frequencies `p̂` of each kind of
+//! result over `n` results, and for each hypothesis the distribution closest to `p̂`
+//! (maximum likelihood) whose expected score is that of `elo0` (`s0`) or `elo1` (`s1`),
 //!
 //! ```text
 //! LLR = n · Σ p̂ᵢ · ln(p1ᵢ / p0ᵢ),   pᵢ = p̂ᵢ / (1 + λ·(xᵢ − s))  with λ making Σ pᵢ = 1
 //! ```
 //!
-//! (`xᵢ` = 1, ½, 0). Near the hypotheses this equals the familiar approximation
+//! (`xᵢ` the score of result kind i). Near the hypotheses this equals the familiar approximation
 //! `n·(s1−s0)·(2x̄−s0−s1)/(2σ²)`, but unlike it, it does not overstate the evidence of
 //! a few lopsided results. H1 (`elo1`) is accepted when `LLR ≥ ln((1−β)/α)`, H0
 //! (`elo0`) when `LLR ≤ ln(β/(1−α))`. When a kind of result has not occurred yet, half
 //! a result of each kind is added, so that no outcome has probability zero.
 
-use super::stats::{Tally, score_of_elo};
+use super::stats::{Pentanomial, Tally, score_of_elo};
 
 /// The test's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,35 +90,51 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 against H0 after `tally` (from the first
-    /// engine's side).
+    /// engine's side): trinomial, on games (or on pairs scored as one result).
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let (mut w, mut d, mut l) = (
-            f64::from(tally.wins),
-            f64::from(tally.draws),
-            f64::from(tally.losses),
-        );
-        if w + d + l == 0.0 {
+        self.llr_of(
+            &[
+                f64::from(tally.wins),
+                f64::from(tally.draws),
+                f64::from(tally.losses),
+            ],
+            &[1.0, 0.5, 0.0],
+        )
+    }
+
+    /// The log-likelihood ratio on pairs of games: pentanomial, each pair one result
+    /// scoring 0, ¼, ½, ¾ or 1 (as fishtest and fastchess), so that what an opening
+    /// gives both sides cancels out.
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
+        let counts: Vec<f64> = pairs.counts.iter().map(|&c| f64::from(c)).collect();
+        self.llr_of(&counts, &Pentanomial::SCORES)
+    }
+
+    /// The GSPRT's LLR for results of `counts[i]` each scoring `scores[i]`.
+    fn llr_of(&self, counts: &[f64], scores: &[f64]) -> f64 {
+        let mut counts = counts.to_vec();
+        if counts.iter().sum::<f64>() == 0.0 {
             return 0.0;
         }
-        if w == 0.0 || d == 0.0 || l == 0.0 {
-            w += 0.5;
-            d += 0.5;
-            l += 0.5;
+        if counts.contains(&0.0) {
+            for c in &mut counts {
+                *c += 0.5;
+            }
         }
-        let n = w + d + l;
-        let observed = [w / n, d / n, l / n];
+        let n: f64 = counts.iter().sum();
+        let observed: Vec<f64> = counts.iter().map(|c| c / n).collect();
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
         let (p0, p1) = (
-            closest_with_mean(observed, s0),
-            closest_with_mean(observed, s1),
+            closest_with_mean(&observed, scores, s0),
+            closest_with_mean(&observed, scores, s1),
         );
-        n * (0..3)
+        n * (0..observed.len())
             .map(|i| observed[i] * (p1[i] / p0[i]).ln())
             .sum::<f64>()
     }
 
-    pub fn decide(&self, tally: &Tally) -> Decision {
-        let llr = self.llr(tally);
+    /// The decision at log-likelihood ratio `llr`.
+    pub fn decide_llr(&self, llr: f64) -> Decision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             Decision::AcceptH1
@@ -127,19 +144,20 @@ impl Sprt {
             Decision::Continue
         }
     }
+
+    pub fn decide(&self, tally: &Tally) -> Decision {
+        self.decide_llr(self.llr(tally))
+    }
 }
 
-/// The scores of a win, a draw and a loss.
-const RESULTS: [f64; 3] = [1.0, 0.5, 0.0];
-
-/// The maximum-likelihood trinomial distribution for the observed frequencies `p`
-/// (all positive) under the constraint that its expected score is `s` (0 < s < 1):
-/// `p_i / (1 + λ (x_i − s))`, with λ found by bisection (the constraint's left side
-/// falls as λ grows).
-fn closest_with_mean(p: [f64; 3], s: f64) -> [f64; 3] {
+/// The maximum-likelihood distribution over results scoring `x` for the observed
+/// frequencies `p` (all positive) under the constraint that its expected score is `s`
+/// (0 < s < 1): `p_i / (1 + λ (x_i − s))`, with λ found by bisection (the constraint's
+/// left side falls as λ grows).
+fn closest_with_mean(p: &[f64], x: &[f64], s: f64) -> Vec<f64> {
     let f = |lambda: f64| -> f64 {
-        (0..3)
-            .map(|i| p[i] * (RESULTS[i] - s) / (1.0 + lambda * (RESULTS[i] - s)))
+        (0..p.len())
+            .map(|i| p[i] * (x[i] - s) / (1.0 + lambda * (x[i] - s)))
             .sum()
     };
     // 1 + λ(x − s) > 0 for x in 0..1.
@@ -153,11 +171,9 @@ fn closest_with_mean(p: [f64; 3], s: f64) -> [f64; 3] {
         }
     }
     let lambda = 0.5 * (lo + hi);
-    let mut q = [0.0; 3];
-    for i in 0..3 {
-        q[i] = p[i] / (1.0 + lambda * (RESULTS[i] - s));
-    }
-    q
+    (0..p.len())
+        .map(|i| p[i] / (1.0 + lambda * (x[i] - s)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -213,7 +229,7 @@ mod tests {
 
     #[test]
     fn the_closest_distribution_has_the_wanted_mean() {
-        let q = closest_with_mean([0.5, 0.3, 0.2], 0.4);
+        let q = closest_with_mean(&[0.5, 0.3, 0.2], &[1.0, 0.5, 0.0], 0.4);
         assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         assert!((q[0] + 0.5 * q[1] - 0.4).abs() < 1e-9);
     }
@@ -227,6 +243,20 @@ mod tests {
         assert_eq!(sprt.decide(&tally(0, 4, 0)), Decision::Continue);
         assert_eq!(sprt.decide(&tally(0, 10, 0)), Decision::AcceptH0);
         // Even results accept H0 in time, never H1.
+        // Pairs: a 2-0 pair is one strong result, 1-1 pairs are evidence of equality.
+        let pairs = |counts| Pentanomial { counts };
+        assert_eq!(
+            sprt.decide_llr(sprt.llr_pairs(&pairs([0, 0, 0, 0, 2]))),
+            Decision::Continue
+        );
+        assert_eq!(
+            sprt.decide_llr(sprt.llr_pairs(&pairs([0, 1, 2, 3, 16]))),
+            Decision::AcceptH1
+        );
+        assert_eq!(
+            sprt.decide_llr(sprt.llr_pairs(&pairs([2, 3, 40, 3, 2]))),
+            Decision::AcceptH0
+        );
         let even = tally(100, 100, 0);
         assert_eq!(sprt.decide(&even), Decision::AcceptH0);
         assert!(sprt.llr(&even) < 0.0);

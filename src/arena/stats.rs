@@ -116,27 +116,127 @@ impl Tally {
         (n > 0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n))
     }
 
-    /// The Elo difference and its 95 % interval `(elo, low, high)`, from the mean and the
-    /// standard error of the per-game score (normal approximation). Infinite at a score
-    /// of 0 % or 100 %.
+    /// The Elo difference and its 95 % interval `(elo, low, high)` ([`elo_interval`]
+    /// of the per-game score).
     pub fn elo(&self) -> Option<(f64, f64, f64)> {
         let s = self.score()?;
         let n = f64::from(self.total());
-        let variance = (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n;
-        let margin = 1.959_964 * (variance / n).sqrt();
-        Some((
-            elo_of_score(s),
-            elo_of_score(s - margin),
-            elo_of_score(s + margin),
-        ))
+        let variance = spread_about(&[self.wins, self.draws, self.losses], &[1.0, 0.5, 0.0], s);
+        Some(elo_interval(s, variance, n))
     }
 
     /// `+W -L =D` as cutechess prints it.
     pub fn short(&self) -> String {
         format!("+{} -{} ={}", self.wins, self.losses, self.draws)
+    }
+}
+
+/// The variance about `mean` of results scoring `scores[i]`, `counts[i]` times each;
+/// while a kind of result is unseen, half a result of each kind is added (as the
+/// SPRT does), so that a few results that happen to agree (every pair 1–1) do not
+/// make an interval of zero width.
+fn spread_about(counts: &[u32], scores: &[f64], mean: f64) -> f64 {
+    let extra = if counts.contains(&0) { 0.5 } else { 0.0 };
+    let n: f64 = counts.iter().map(|&c| f64::from(c) + extra).sum();
+    counts
+        .iter()
+        .zip(scores)
+        .map(|(&c, x)| (f64::from(c) + extra) * (x - mean).powi(2))
+        .sum::<f64>()
+        / n
+}
+
+/// z for a two-sided 95 % interval.
+const Z95: f64 = 1.959_964;
+
+/// The Elo of mean score `mean` (0..1) of `n` units whose scores have variance
+/// `variance`, with its 95 % interval `(elo, low, high)`.
+///
+/// The interval is Wilson's score interval, with the variance of a unit of mean `s`
+/// taken as `r·s(1−s)`, `r` the observed variance over `mean(1−mean)` (the share of
+/// draws and balanced pairs narrows it); at a score of 0 % or 100 %, where nothing is
+/// observed to vary, `r` is 1 (a binomial). So a 10–0 result has a finite lower bound
+/// (`+inf` only above), where the normal interval `mean ± z·σ/√n` collapses to a point.
+/// Between the edges the two nearly agree.
+pub fn elo_interval(mean: f64, variance: f64, n: f64) -> (f64, f64, f64) {
+    let spread = mean * (1.0 - mean);
+    let ratio = if spread > 1e-12 {
+        (variance / spread).max(0.0)
+    } else {
+        1.0
+    };
+    // (mean − s)² = k·s(1−s): (1+k)s² − (2·mean + k)s + mean² = 0.
+    let k = Z95 * Z95 * ratio / n;
+    let root = (k * (4.0 * spread + k)).max(0.0).sqrt();
+    let low = (2.0 * mean + k - root) / (2.0 * (1.0 + k));
+    let high = (2.0 * mean + k + root) / (2.0 * (1.0 + k));
+    let clamp = |s: f64| {
+        if s < 1e-12 {
+            0.0
+        } else if s > 1.0 - 1e-12 {
+            1.0
+        } else {
+            s
+        }
+    };
+    (
+        elo_of_score(mean),
+        elo_of_score(clamp(low)),
+        elo_of_score(clamp(high)),
+    )
+}
+
+/// The results of pairs of games (one opening, colours swapped) as fishtest and
+/// fastchess count them: how many pairs gave the first engine 0, ½, 1, 1½ and 2 points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// The score of each kind of pair, 0..1 (points of 2, halved).
+    pub const SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+    /// A pair in which the first engine scored `points` (0, 0.5, …, 2).
+    pub fn add(&mut self, points: f64) {
+        let index = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[index] += 1;
+    }
+
+    pub fn total(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The mean pair score (0..1) and the variance of the pair score.
+    pub fn mean_and_variance(&self) -> Option<(f64, f64)> {
+        let n = f64::from(self.total());
+        if n == 0.0 {
+            return None;
+        }
+        let weighted = |f: &dyn Fn(f64) -> f64| {
+            self.counts
+                .iter()
+                .zip(Self::SCORES)
+                .map(|(&c, x)| f64::from(c) * f(x))
+                .sum::<f64>()
+                / n
+        };
+        let mean = weighted(&|x| x);
+        Some((mean, weighted(&|x| (x - mean).powi(2))))
+    }
+
+    /// The Elo and its 95 % interval from the pairs ([`elo_interval`] of the pair
+    /// score).
+    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+        let (mean, _) = self.mean_and_variance()?;
+        let variance = spread_about(&self.counts, &Self::SCORES, mean);
+        Some(elo_interval(mean, variance, f64::from(self.total())))
+    }
+
+    /// `[LL, LD, DD+WL, WD, WW]` as fastchess prints it.
+    pub fn short(&self) -> String {
+        let c = self.counts;
+        format!("[{}, {}, {}, {}, {}]", c[0], c[1], c[2], c[3], c[4])
     }
 }
 
@@ -337,8 +437,14 @@ mod tests {
         };
         let (elo, low, high) = even.elo().unwrap();
         assert!(elo.abs() < 1e-9);
-        // s = 0.5, sd per game 0.5, n = 20: margin 1.96 * 0.5 / sqrt(20) = 0.2191.
-        assert!((high - elo_of_score(0.5 + 0.219_13)).abs() < 0.1, "{high}");
+        assert!((low + high).abs() < 1e-6);
+        // s = 0.5, sd per game 0.5, n = 20: Wilson's interval is s ± 0.1998 here
+        // (the normal one ± 0.2191).
+        let (_, low, high) = elo_interval(0.5, 0.25, 20.0);
+        let k = Z95 * Z95 / 20.0;
+        let half = (k * (1.0 + k)).sqrt() / (2.0 * (1.0 + k));
+        assert!((high - elo_of_score(0.5 + half)).abs() < 0.01, "{high}");
+        assert!((half - 0.1998).abs() < 1e-3, "{half}");
         assert!((low + high).abs() < 1e-6);
         let better = Tally {
             wins: 3,
@@ -353,11 +459,48 @@ mod tests {
             draws: 0,
         };
         assert_eq!(all.elo().unwrap().0, f64::INFINITY);
+        // A finite lower bound at 100 %: 4/(4 + z²) = 0.5101.
+        let (_, low, high) = all.elo().unwrap();
+        assert!(
+            (low - elo_of_score(4.0 / (4.0 + Z95 * Z95))).abs() < 1e-6,
+            "{low}"
+        );
+        assert!(low.is_finite() && high == f64::INFINITY);
         assert_eq!(format_elo(f64::INFINITY), "+inf");
         assert_eq!(format_elo(-0.0), "+0.0");
         assert_eq!(format_elo(-12.34), "-12.3");
         assert_eq!(Tally::default().elo(), None);
         assert!((score_of_elo(elo_of_score(0.3)) - 0.3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pentanomial_counts_and_elo() {
+        let mut p = Pentanomial::default();
+        for points in [0.0, 0.5, 1.0, 1.0, 1.5, 2.0, 2.0, 2.0] {
+            p.add(points);
+        }
+        assert_eq!(p.counts, [1, 1, 2, 1, 3]);
+        assert_eq!(p.short(), "[1, 1, 2, 1, 3]");
+        let (mean, variance) = p.mean_and_variance().unwrap();
+        assert!((mean - 10.0 / 16.0).abs() < 1e-12);
+        assert!(variance > 0.0);
+        // Five pairs won 2-0 (a 10-0 match): finite below, +inf above.
+        let all = Pentanomial {
+            counts: [0, 0, 0, 0, 5],
+        };
+        let (elo, low, high) = all.elo().unwrap();
+        assert_eq!((elo, high), (f64::INFINITY, f64::INFINITY));
+        assert!(low.is_finite() && low > 0.0, "{low}");
+        assert_eq!(Pentanomial::default().elo(), None);
+        // Every pair 1-1: even, but not known to the last Elo.
+        let level = Pentanomial {
+            counts: [0, 0, 20, 0, 0],
+        };
+        let (elo, low, high) = level.elo().unwrap();
+        assert!(
+            elo.abs() < 1e-9 && low < -10.0 && high > 10.0,
+            "{low} {high}"
+        );
     }
 
     #[test]
