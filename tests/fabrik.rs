@@ -819,3 +819,68 @@ fn forcing_wins_are_real_wins() {
         "{found} found, {in_three} in three"
     );
 }
+
+/// Whether the side to move, whatever it plays, lets the opponent wall the workers in
+/// (by playing every move and every reply).
+fn walled_in_next_turn(state: &Fabrik) -> bool {
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    moves.iter().all(|&mv| {
+        let mut child = *state;
+        child.play(mv);
+        if child.outcome().is_some() {
+            return false;
+        }
+        let mut replies = Vec::new();
+        child.generate_moves(&mut replies);
+        replies.iter().any(|&reply| {
+            let mut grandchild = child;
+            grandchild.play(reply);
+            grandchild.outcome() == Some(Outcome::Win(child.side_to_move()))
+        })
+    })
+}
+
+#[test]
+fn the_mobility_end_is_seen_two_plies_early() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use tabuleiro::games::fabrik::FabrikEval;
+    use tabuleiro::games::fabrik::eval::{evaluate, has_safe_move};
+    use tabuleiro::search::{NoOracle, Policy, SearchLimits};
+    // Issue 33's match (seed 77), game 58: white to move at ply 29 played b9c1a3, black
+    // answered a1, and white could not move without being walled in (lost at ply 33).
+    let before = fen("3o7/11/1w3x2o2/6x1o2/6ox1x1/4xox3o/3x3o3/7x3/1x3o1ox2/w1oxxoo2x1/3x1o5 o 29");
+    let mut lost = before;
+    for text in ["b9c1a3", "a1"] {
+        engine_play(&mut lost, text);
+    }
+    assert!(walled_in_next_turn(&lost));
+    assert_eq!(has_safe_move(&lost, u32::MAX), Some(false));
+    assert!(evaluate(&lost) <= -9_000, "{}", evaluate(&lost));
+    // A two-ply search now sees it and plays a move that keeps a way out.
+    let mut searcher = Policy::new(1, FabrikEval::default(), Arc::new(NoOracle));
+    searcher.prepare();
+    let limits = SearchLimits {
+        depth: Some(2),
+        ..SearchLimits::default()
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = searcher.search(&before, &[before.hash()], limits, stop, &mut |_| {});
+    let best = result.best.expect("a move");
+    assert_ne!(before.format_move(best), "b9c1a3");
+    let mut after = before;
+    after.play(best);
+    let mut replies = Vec::new();
+    after.generate_moves(&mut replies);
+    for reply in replies {
+        let mut next = after;
+        next.play(reply);
+        assert!(
+            next.outcome().is_some() || has_safe_move(&next, u32::MAX) == Some(true),
+            "{} then {}",
+            before.format_move(best),
+            after.format_move(reply)
+        );
+    }
+}

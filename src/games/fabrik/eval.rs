@@ -33,6 +33,14 @@ const SINGLE_THREAT: i32 = 120;
 /// Each opponent completion square the side to move cannot reach (cannot block by
 /// placing there).
 const UNBLOCKABLE: i32 = 400;
+/// The side to move cannot win at once and every move it has lets the opponent wall
+/// the workers in ([`has_safe_move`]): lost in two plies (below every other score).
+const LOST_IN_TWO: i32 = WIN_NOW - 1;
+/// How many moves [`has_safe_move`] may test exactly (each a look at the opponent's
+/// walling-in moves) at a leaf, and at an inner node (where a proven loss is stored
+/// in the table and so pays for itself).
+const LEAF_BUDGET: u32 = 24;
+const INNER_BUDGET: u32 = 400;
 /// The move.
 const TEMPO: i32 = 10;
 /// Each empty square of a window with `LineLength - 2` or more own stones (and no
@@ -106,7 +114,16 @@ impl Evaluator<Fabrik> for FabrikEval {
     }
 
     fn forced_replies(&mut self, state: &Fabrik, moves: &mut Vec<Move>) -> bool {
-        super::threats::line_answers(state, moves)
+        if super::threats::line_answers(state, moves) {
+            return true;
+        }
+        // No threat of a line, but maybe no move that escapes walling in: then every
+        // move loses at once and the node is lost (an exact score, kept in the table).
+        if self.variant != 5 && has_safe_move(state, INNER_BUDGET) == Some(false) {
+            moves.clear();
+            return true;
+        }
+        false
     }
 
     fn threatened(&mut self, state: &Fabrik) -> bool {
@@ -226,6 +243,108 @@ pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
         found.is_none()
     });
     found
+}
+
+/// Whether `worker` has three or more *open* squares beside it (empty, with three or
+/// more empty neighbours), `empty` being the empty squares. When both workers do after
+/// a move, no reply walls them in ([`wall_in_move`] needs a worker with two at most).
+#[inline]
+fn roomy(g: &Geometry, worker: usize, empty: Bb) -> bool {
+    let mut open = 0;
+    for n in super::squares(g.neighbours[worker] & empty) {
+        if three_or_more(g.neighbours[n] & empty) {
+            open += 1;
+            if open == 3 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the side to move has a move after which both workers have three open
+/// squares beside them ([`roomy`]): the quick half of [`has_safe_move`]. Looks at the
+/// placements without relocation and at the relocations that land the worker beside the
+/// stone (no sight set per placement square: three in all).
+fn roomy_after_some_move(g: &Geometry, position: &Fabrik, a: usize, b: usize) -> bool {
+    let empty = position.empty();
+    let stones = position.stones[0] | position.stones[1];
+    let here = position.placeable();
+    // A stone outside both 5×5 boxes changes no open square beside the workers.
+    if roomy(g, a, empty) && roomy(g, b, empty) && here & !(g.near2[a] | g.near2[b]) != 0 {
+        return true;
+    }
+    let roomy_both = |empty_after: Bb| roomy(g, a, empty_after) && roomy(g, b, empty_after);
+    if super::squares(here).any(|s| roomy_both(empty & !bit(s))) {
+        return true;
+    }
+    for (moved, fixed) in [(a, b), (b, a)] {
+        let freed = empty | bit(moved);
+        // Stones and the moved worker only take room away: a cramped `fixed` stays so.
+        if !roomy(g, fixed, freed) {
+            continue;
+        }
+        for s in super::squares(g.sight(fixed, stones) & freed) {
+            let vacated = freed & !bit(s);
+            if g.near2[fixed] & bit(s) != 0 && !roomy(g, fixed, vacated) {
+                continue;
+            }
+            let landings = g.neighbours[s] & empty & !g.between(fixed, s);
+            if super::squares(landings).any(|t| {
+                let empty_after = vacated & !bit(t);
+                (g.near2[fixed] & bit(t) == 0 || roomy(g, fixed, empty_after))
+                    && roomy(g, t, empty_after)
+            }) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the side to move (which has no win now) has a move after which the opponent
+/// cannot wall the workers in: `Some(false)` means it is lost in two plies, whatever it
+/// plays (the mobility end: it fills squares it needs, and the opponent takes the last
+/// ones). `None` when more than `budget` moves needed the exact test (a full look at
+/// the opponent's replies) and no safe move was found among them.
+///
+/// Cheap where there is room: a move after which both workers have three open squares
+/// beside them is safe without a look at the replies (and a stone outside both
+/// workers' 5×5 boxes changes no open square beside them), so the moves are first
+/// scanned for one, then tested exactly one by one.
+pub fn has_safe_move(position: &Fabrik, budget: u32) -> Option<bool> {
+    if position.phase() != Phase::Play {
+        return Some(true);
+    }
+    let g = geometry();
+    let (a, b) = two_squares(position.workers());
+    if roomy_after_some_move(g, position, a, b) {
+        return Some(true);
+    }
+    // Then the exact test, move by move, within the budget.
+    let mut exact = 0;
+    let mut unknown = false;
+    let mut safe = |mv: Move| -> bool {
+        if exact >= budget {
+            unknown = true;
+            return false;
+        }
+        exact += 1;
+        let mut child = *position;
+        child.play(mv);
+        child.winner.is_some() || wall_in_move(&child).is_none()
+    };
+    let found = !position.each_relocation(g, |relocation, targets| match relocation {
+        None => !super::squares(targets).any(|s| safe(Move::place(s))),
+        Some((moved, s)) => !super::squares(targets).any(|t| safe(Move::relocate(moved, t, s))),
+    });
+    if found {
+        Some(true)
+    } else if unknown {
+        None
+    } else {
+        Some(false)
+    }
 }
 
 /// The squares `step::<D>(set)`: those whose neighbour in direction `D` is in `set`
@@ -445,7 +564,8 @@ pub fn evaluate(position: &Fabrik) -> i32 {
 }
 
 /// Evaluation from the side to move's point of view, with an experimental variant
-/// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win).
+/// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win, 5
+/// the loss in two by walling in, [`has_safe_move`]).
 fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
@@ -469,6 +589,9 @@ fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i
     }
     if variant != 4 && can_leave_no_move(position) {
         return WIN_NOW;
+    }
+    if variant != 5 && has_safe_move(position, LEAF_BUDGET) == Some(false) {
+        return -LOST_IN_TWO;
     }
     let mut score = TEMPO + terms.windows[us.index()] - terms.windows[them.index()];
     if variant == 3 {
@@ -497,7 +620,7 @@ fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i
     if variant == 2 {
         score += live_score(position, reach);
     }
-    score.clamp(-WIN_NOW + 1, WIN_NOW - 1)
+    score.clamp(-LOST_IN_TWO + 1, LOST_IN_TWO - 1)
 }
 
 /// Worker control: empty squares of promising windows that the side to move can fill
@@ -760,6 +883,45 @@ mod tests {
         }
         // Random games wall the workers in often enough to test both answers.
         assert!(yes > 100 && no > 1000, "yes {yes}, no {no}");
+    }
+
+    #[test]
+    fn safe_moves_are_found_exactly() {
+        // Every position of random games on every size: the answer agrees with playing
+        // every legal move and looking for a walling-in reply.
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(23);
+        let (mut lost, mut safe) = (0, 0);
+        let mut moves = Vec::new();
+        for game in 0..200 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 4 + (game % 2) as u8,
+            };
+            let mut state = Fabrik::start(&config);
+            while state.outcome().is_none() {
+                moves.clear();
+                state.generate_moves(&mut moves);
+                let escapes = moves.iter().any(|&mv| {
+                    let mut child = state;
+                    child.play(mv);
+                    child.winner.is_some() || !can_leave_no_move(&child)
+                });
+                assert_eq!(
+                    has_safe_move(&state, u32::MAX),
+                    Some(escapes),
+                    "{}",
+                    state.fen()
+                );
+                if escapes {
+                    safe += 1;
+                } else {
+                    lost += 1;
+                }
+                state.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(lost > 30 && safe > 1000, "lost {lost}, safe {safe}");
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct Geometry {
     pub direction: Vec<u8>,
     /// The (up to 8) neighbours of each square.
     pub neighbours: [Bb; SQUARES],
+    /// The squares within two king steps of each square (its 5×5 box), itself
+    /// included: a stone placed outside it changes no neighbour's empty neighbours.
+    pub near2: [Bb; SQUARES],
 }
 
 impl Geometry {
@@ -107,12 +110,22 @@ impl Geometry {
                 }
             }
         }
+        let mut near2 = [0; SQUARES];
+        for (square, near) in near2.iter_mut().enumerate() {
+            *near = bit(square) | neighbours[square];
+            for n in 0..SQUARES {
+                if neighbours[square] & bit(n) != 0 {
+                    *near |= neighbours[n];
+                }
+            }
+        }
         Geometry {
             ray,
             ray_from,
             between,
             direction,
             neighbours,
+            near2,
         }
     }
 
@@ -246,6 +259,9 @@ mod tests {
         assert_eq!(g.neighbours[0].count_ones(), 3);
         assert_eq!(g.neighbours[sq(5, 5)].count_ones(), 8);
         assert_eq!(board_mask(7).count_ones(), 49);
+        assert_eq!(g.near2[sq(5, 5)].count_ones(), 25);
+        assert_eq!(g.near2[0].count_ones(), 9);
+        assert_eq!(g.near2[sq(1, 5)].count_ones(), 20);
         for set in [0, 1, 6, 7, 1 << 127, 3 << 126, 7 << 100, u128::MAX] {
             assert_eq!(two_or_more(set), set.count_ones() >= 2, "{set:b}");
             assert_eq!(three_or_more(set), set.count_ones() >= 3, "{set:b}");
