@@ -30,12 +30,14 @@
 //! kept wins are also counted when they keep the fastest win. From a lost position any
 //! move keeps the loss: those are counted apart, with the share that resists longest.
 //! Every figure is given by role (the side to move: Yuki and Mina in Frozen Forest).
+//! Positions met again in the same source are counted (`met again`), and judged again
+//! unless `--distinct`.
 //!
-//! Each wrong move is also put in a class: `short` when the value it gives away is
-//! decided within the depth the search reached (a tactic the search should have seen:
-//! an evaluation or pruning error), `long` when beyond it (a horizon).
+//! Each wrong move is also put in a class: `short` when the win it gives up or the loss
+//! it walks into ends within the depth the search reached (a tactic the search should
+//! have seen: a pruning or evaluation error), `long` when beyond it (a horizon).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -73,6 +75,9 @@ pub struct Args {
     pub sources: Vec<String>,
     /// How long the truth may take to prove one position, ms.
     pub solve_ms: Option<u64>,
+    /// Skip a position already judged in the same source (self-play games, which
+    /// differ only by their random plies, meet the same positions again).
+    pub distinct: bool,
     pub verbose: bool,
 }
 
@@ -87,6 +92,7 @@ impl Args {
             movetime: None,
             sources: vec!["random".to_string(), "selfplay".to_string()],
             solve_ms: None,
+            distinct: false,
             verbose: false,
         };
         let mut words = words.iter();
@@ -121,10 +127,11 @@ impl Args {
                     }
                 }
                 "--verbose" => args.verbose = true,
+                "--distinct" => args.distinct = true,
                 other => {
                     return Err(format!(
                         "unknown argument {other:?} (--set S, --positions N, --seed S, --nodes N, \
-                         --movetime MS, --sources random,selfplay,sound, --solve-ms MS, --verbose)"
+                         --movetime MS, --sources random,selfplay,sound, --solve-ms MS, --distinct, --verbose)"
                     ));
                 }
             }
@@ -427,6 +434,14 @@ fn candidate<G: Strategy>(
     position.outcome().is_none().then_some(position)
 }
 
+/// Whether a wrong move (from `value` to `after`) was decided within `depth` plies:
+/// the win given up, or the loss walked into, ends within the search's depth.
+fn is_short(value: Value, after: Value, depth: u32) -> bool {
+    let won_within = matches!(value, Value::Win(n) if n <= depth);
+    let lost_within = matches!(after, Value::Loss(m) if m <= depth);
+    won_within || lost_within
+}
+
 /// Counts of one role: moves judged in won, drawn and lost positions.
 #[derive(Default, Clone)]
 struct Tally {
@@ -530,6 +545,8 @@ fn measure_set<G: Strategy>(
         let (mut judged, mut unproven, mut drawn_games, mut nodes, mut depths) =
             (0, 0, 0, 0u64, 0u64);
         let mut errors: BTreeMap<String, usize> = BTreeMap::new();
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut repeated = 0;
         let started = Instant::now();
         let mut tries = 0;
         while judged < args.positions {
@@ -545,6 +562,12 @@ fn measure_set<G: Strategy>(
                 drawn_games += 1;
                 continue;
             };
+            if !seen.insert(position.hash()) {
+                repeated += 1;
+                if args.distinct {
+                    continue;
+                }
+            }
             let Some(value) = truth.value(&position) else {
                 unproven += 1;
                 continue;
@@ -585,7 +608,7 @@ fn measure_set<G: Strategy>(
                 }
             }
             if !kept && !matches!(value, Value::Loss(_)) {
-                let short = after.plies() <= result.depth;
+                let short = is_short(value, after, result.depth);
                 if short {
                     tally.short += 1;
                 } else {
@@ -606,7 +629,8 @@ fn measure_set<G: Strategy>(
         }
         let elapsed = started.elapsed().as_secs_f64();
         println!(
-            "{source} games: {judged} positions judged ({unproven} not proven in time and skipped, {drawn_games} games over before their ply), mean {} nodes, mean depth {:.1}, {elapsed:.0} s",
+            "{source} games: {judged} positions judged ({unproven} not proven in time and skipped, {drawn_games} games over before their ply, {repeated} met again{}), mean {} nodes, mean depth {:.1}, {elapsed:.0} s",
+            if args.distinct { " and skipped" } else { "" },
             nodes / judged.max(1) as u64,
             depths as f64 / judged.max(1) as f64,
         );
