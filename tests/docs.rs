@@ -126,6 +126,11 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ),
     ("docs/strength.md", "neutreeko_agreement", "minutes"),
     ("docs/strength.md", "neutreeko_tune", "a tuning run (hours)"),
+    (
+        "docs/strength.md",
+        "--example agreement",
+        "1,000 searches on the clock a set (minutes to an hour)",
+    ),
 ];
 
 /// How long one example may run before it counts as hung.

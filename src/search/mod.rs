@@ -32,7 +32,7 @@ pub use alphabeta::AlphaBeta;
 pub use eval::Evaluator;
 pub use level::Level;
 pub use mcts::Mcts;
-pub use oracle::{NoOracle, Oracle, RootProbe, Solution};
+pub use oracle::{NoOracle, Oracle, RootProbe, Solution, Switch, TABLEBASE};
 pub use policy::Policy;
 pub use strategy::{Method, Strategy};
 

@@ -5,11 +5,46 @@
 //! the search, its choice of the root move from a table, and the preparation of those
 //! tables before `readyok`. A game without any uses [`NoOracle`]. Nothing here is a
 //! global: two engines in one process (a test, an A/B match) have their own tables.
+//!
+//! Every game with exact knowledge declares the one engine option [`TABLEBASE`]; off
+//! ([`Switch`]), its oracle knows nothing and the engine plays by its search alone (to
+//! measure a search against the truth, or to play a fallible engine).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::{Game, Value};
+use crate::game::{Game, OptionKind, OptionSpec, Value};
+
+/// The engine option of every game with exact knowledge, at index 0 of its
+/// [`super::Strategy::engine_options`]: `Tablebase`, on by default; off, no solver,
+/// table or probe is used (nor built).
+pub const TABLEBASE: &[OptionSpec] = &[OptionSpec {
+    name: "Tablebase",
+    kind: OptionKind::Check { default: true },
+}];
+
+/// The state of the [`TABLEBASE`] option in an oracle: on until set off.
+#[derive(Debug)]
+pub struct Switch(AtomicBool);
+
+impl Default for Switch {
+    fn default() -> Self {
+        Switch(AtomicBool::new(true))
+    }
+}
+
+impl Switch {
+    pub fn on(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// [`Oracle::set_option`] for an oracle whose only option is [`TABLEBASE`].
+    pub fn set_option(&self, index: usize, value: i64) {
+        if index == 0 {
+            self.0.store(value != 0, Ordering::SeqCst);
+        }
+    }
+}
 
 /// What an exact solver found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -2,9 +2,9 @@
 //! session as [`Session::new`] makes it costs a 16 MiB transposition table written
 //! through and, at the first `isready` or `go`, the Neutreeko tablebase (seconds). This
 //! one has the smallest table `Hash` allows (1 MiB, kept when the game changes) and the
-//! games' engine switches (the Neutreeko tablebase today) off, so that a table is built
-//! only when the input turns it on (`setoption name Tablebase value true`). The other
-//! games' solvers are made, as always, when an input selects their game (milliseconds).
+//! games' engine switches (`Tablebase`: every game's tables and solvers) off, so that a
+//! table is built only when the input turns it on (`setoption name Tablebase value
+//! true`).
 //! Everything else is the session of the protocol, line for line.
 
 use super::*;

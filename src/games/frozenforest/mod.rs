@@ -486,6 +486,11 @@ impl Strategy for FrozenForest {
 
     const BENCH_DEPTH: u32 = 8;
 
+    /// `Tablebase`: the exact knowledge of the oracle, on or off.
+    fn engine_options() -> &'static [OptionSpec] {
+        crate::search::TABLEBASE
+    }
+
     /// Yuki is searched with MCTS (playout.rs says why); Mina with alpha-beta.
     fn method(&self) -> Method {
         match self.side {

@@ -4,7 +4,7 @@
 //! second here). Trees 5 from the start takes the solver most of an hour, so its first
 //! two plies answer from a table the solver made ([`TREES_5_START`]); later positions
 //! are the solver's again (seconds to minutes). Larger forests are left to the generic
-//! proving search.
+//! proving search. With the `Tablebase` option off the solver is neither made nor used.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
@@ -13,7 +13,7 @@ use std::time::Instant;
 use super::solve::Prover;
 use super::{Config, FrozenForest, Move};
 use crate::game::{Game, Value};
-use crate::search::{Oracle, Solution};
+use crate::search::{Oracle, Solution, Switch};
 
 /// The largest forest the oracle solves.
 pub const SOLVED_TREES: u8 = 5;
@@ -92,18 +92,28 @@ pub struct FrozenForestOracle {
     /// In small forests: the prover, made by [`Oracle::prepare`] or on first use (its
     /// table is 64 MiB: [`TABLE_LOG2`]) and kept (the table keeps what it learnt).
     prover: Option<Mutex<Option<Prover>>>,
+    /// The `Tablebase` option.
+    switch: Switch,
 }
 
 impl Oracle<FrozenForest> for FrozenForestOracle {
     fn new(config: &Config) -> Self {
         FrozenForestOracle {
             prover: (config.trees <= SOLVED_TREES).then(|| Mutex::new(None)),
+            switch: Switch::default(),
         }
+    }
+
+    fn set_option(&self, index: usize, value: i64) {
+        self.switch.set_option(index, value);
     }
 
     /// The prover of a small forest, with its 64 MiB table, is made here (before
     /// `readyok`), not on a move's clock.
     fn prepare(&self) {
+        if !self.switch.on() {
+            return;
+        }
         let _ = self.prover();
     }
 
@@ -147,7 +157,7 @@ impl FrozenForestOracle {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Option<Solution<Move>> {
-        if state.options().trees > SOLVED_TREES {
+        if state.options().trees > SOLVED_TREES || !self.switch.on() {
             return None;
         }
         if let Some(solution) = opening(state) {

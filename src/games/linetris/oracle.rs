@@ -16,6 +16,9 @@
 //! bits), made on first use or by [`Oracle::prepare`] and kept for the engine's life.
 //! Search threads share it, so each solver sits behind a lock; a probe does not wait
 //! for a solver another thread is using.
+//!
+//! With the `Tablebase` option off, none of this is made or used: the engine plays
+//! Connect Four and the row clear by its search alone.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +29,7 @@ use super::retro::{self, Table, cache};
 use super::solver::{self, Solver};
 use super::{Config, Linetris, Move, PROBE_EMPTIES};
 use crate::game::{Game, Outcome, Value};
-use crate::search::{Oracle, RootProbe, Solution};
+use crate::search::{Oracle, RootProbe, Solution, Switch};
 
 /// On the clock, Connect Four positions with at most this many empty cells go to the
 /// solver first. On the standard board it solves 28 empty cells in about 10 ms and 32
@@ -75,6 +78,8 @@ pub struct LinetrisOracle {
     retro: Option<Arc<RetroBuild>>,
     /// The directory of the cache files, if any.
     cache_dir: Option<PathBuf>,
+    /// The `Tablebase` option.
+    switch: Switch,
 }
 
 impl Drop for LinetrisOracle {
@@ -108,6 +113,7 @@ impl LinetrisOracle {
             large: Mutex::new(None),
             retro: retro.then(Arc::default),
             cache_dir: dir,
+            switch: Switch::default(),
         }
     }
 
@@ -412,8 +418,15 @@ impl Oracle<Linetris> for LinetrisOracle {
         LinetrisOracle::new(config)
     }
 
+    fn set_option(&self, index: usize, value: i64) {
+        self.switch.set_option(index, value);
+    }
+
     /// Makes the solver of the board now, so that no clocked search pays for its table.
     fn prepare(&self) {
+        if !self.switch.on() {
+            return;
+        }
         if !self.connect_four {
             self.prepare_retro();
             return;
@@ -431,7 +444,8 @@ impl Oracle<Linetris> for LinetrisOracle {
     fn wait(&self, stop: &AtomicBool, deadline: Option<Instant>) {
         self.prepare();
         if let Some(build) = &self.retro {
-            while build.table.get().is_none()
+            while self.switch.on()
+                && build.table.get().is_none()
                 && !build.failed.load(Ordering::SeqCst)
                 && !stop.load(Ordering::Relaxed)
                 && deadline.is_none_or(|end| Instant::now() < end)
@@ -442,6 +456,9 @@ impl Oracle<Linetris> for LinetrisOracle {
     }
 
     fn solve(&self, state: &Linetris, stop: &AtomicBool) -> Option<Solution<Move>> {
+        if !self.switch.on() {
+            return None;
+        }
         if state.rules.row_clear {
             return Self::retro_solve(self.retro_table()?, state);
         }
@@ -456,19 +473,27 @@ impl Oracle<Linetris> for LinetrisOracle {
         stop: &AtomicBool,
         deadline: Instant,
     ) -> Option<Solution<Move>> {
-        if (state.rules.geo.board & !state.occupied()).count_ones() > CLOCK_EMPTIES {
+        if (state.rules.geo.board & !state.occupied()).count_ones() > CLOCK_EMPTIES
+            || !self.switch.on()
+        {
             return None;
         }
         self.solve_connect_four(state, stop, false, Some(deadline))
     }
 
     fn probe_root(&self, state: &Linetris, history: &[u64]) -> Option<RootProbe<Move>> {
+        if !self.switch.on() {
+            return None;
+        }
         Self::retro_root(self.retro_table()?, state, history)
     }
 
     /// Connect Four positions with few empty cells are solved outright (a few
     /// microseconds each), so the search plays endgames perfectly.
     fn probe(&self, state: &Linetris) -> Option<Value> {
+        if !self.switch.on() {
+            return None;
+        }
         if state.rules.row_clear {
             return Self::retro_probe(self.retro_table()?, state);
         }

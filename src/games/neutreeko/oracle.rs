@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::tablebase::Table;
 use super::{Move, Neutreeko};
-use crate::game::{OptionKind, OptionSpec, Value};
-use crate::search::{Oracle, RootProbe};
+use crate::game::{OptionSpec, Value};
+use crate::search::{Oracle, RootProbe, TABLEBASE};
 
 /// The state of one table's build, shared with the thread that builds it.
 #[derive(Debug, Default)]
@@ -40,10 +40,7 @@ impl Default for NeutreekoOracle {
 
 impl NeutreekoOracle {
     /// The engine options: `Tablebase`, on by default.
-    pub const OPTIONS: &'static [OptionSpec] = &[OptionSpec {
-        name: "Tablebase",
-        kind: OptionKind::Check { default: true },
-    }];
+    pub const OPTIONS: &'static [OptionSpec] = TABLEBASE;
 
     /// An oracle with the table on, not built yet.
     pub fn new() -> Self {

@@ -594,6 +594,11 @@ impl Strategy for Talpa {
     /// A game lasts about 20 moves a side: spending a fifteenth of the clock a move
     /// beat a twenty-fifth in games (docs/strength.md, "Time").
     const MOVES_TO_GO: u64 = 15;
+
+    /// `Tablebase`: the exact knowledge of the oracle, on or off.
+    fn engine_options() -> &'static [OptionSpec] {
+        crate::search::TABLEBASE
+    }
 }
 
 #[cfg(test)]

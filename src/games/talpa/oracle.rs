@@ -2,7 +2,8 @@
 //! ([`super::solve`]), which proves any 4×4 position with its distance in well under a
 //! second (the start: 72,301 nodes), and on the clock plays every 4×4 position it proves
 //! within half the move's time. Larger boards are left to the generic proving search:
-//! 6×6 from the start is out of the solver's reach in a `go solve`'s time.
+//! 6×6 from the start is out of the solver's reach in a `go solve`'s time. With the
+//! `Tablebase` option off the solver is neither made nor used.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
@@ -10,7 +11,7 @@ use std::time::Instant;
 
 use super::solve::Solver;
 use super::{Config, Talpa};
-use crate::search::{Oracle, Solution};
+use crate::search::{Oracle, Solution, Switch};
 
 /// The board size the oracle solves.
 const SOLVED_SIZE: usize = 4;
@@ -23,13 +24,20 @@ pub struct TalpaOracle {
     /// On 4×4 boards: the solver, made by [`Oracle::prepare`] or on first use and kept
     /// (its table keeps what it learnt).
     solver: Option<Mutex<Option<Solver>>>,
+    /// The `Tablebase` option.
+    switch: Switch,
 }
 
 impl Oracle<Talpa> for TalpaOracle {
     fn new(config: &Config) -> Self {
         TalpaOracle {
             solver: (config.size == SOLVED_SIZE).then(|| Mutex::new(None)),
+            switch: Switch::default(),
         }
+    }
+
+    fn set_option(&self, index: usize, value: i64) {
+        self.switch.set_option(index, value);
     }
 
     fn solve(&self, state: &Talpa, stop: &AtomicBool) -> Option<Solution<super::Move>> {
@@ -48,6 +56,9 @@ impl Oracle<Talpa> for TalpaOracle {
 
     /// The solver is made before `readyok`, not on a move's clock.
     fn prepare(&self) {
+        if !self.switch.on() {
+            return;
+        }
         let _ = self.solver();
     }
 
@@ -73,7 +84,7 @@ impl TalpaOracle {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Option<Solution<super::Move>> {
-        if state.size() != SOLVED_SIZE {
+        if state.size() != SOLVED_SIZE || !self.switch.on() {
             return None;
         }
         let mut slot = self.solver()?;
