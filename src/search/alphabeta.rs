@@ -34,17 +34,17 @@ const LAZY_PICKS: usize = 3;
 /// finds at 1 s a game move).
 const EXTEND_THREATS: bool = false;
 /// Whether the root has a forcing pass ([`Evaluator::forced_win`]): before the first
-/// iteration, a forced win of the side to move is played at once; after each iteration,
-/// the best move is checked for a forced win of the opponent, and a move so refuted
-/// scores as that loss from then on (the iteration is searched again).
+/// iteration, a forced win of the side to move is found (and played unless the search
+/// finds a faster one); a root move about to become the best is first checked for a
+/// forced win of the opponent, and a move so refuted scores as that loss from then on.
 const ROOT_FORCING: bool = true;
 /// Nodes of one forcing search at the root (the clock may stop it sooner).
-const ROOT_FORCING_NODES: u64 = 20_000;
+const ROOT_FORCING_NODES: u64 = 500;
 /// The share of the move's time (the soft budget, else the hard limit) the root's
 /// forcing searches may take in all, and the share of it the search for a win of the
 /// side to move may take.
-const ROOT_FORCING_SHARE: f64 = 0.3;
-const ROOT_WIN_SHARE: f64 = 0.1;
+const ROOT_FORCING_SHARE: f64 = 0.1;
+const ROOT_WIN_SHARE: f64 = 0.5;
 
 /// Slots of a team's table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
@@ -435,13 +435,6 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             self.iteration_depth = depth;
             self.root_score = -INFINITY;
             let score = self.negamax(root, depth as i32, 0, -INFINITY, INFINITY);
-            if !self.stopped
-                && let Some(&best) = self.pv_table[0].first()
-                && self.refute(root, best)
-            {
-                // The best move loses by force: the same depth again without it.
-                continue;
-            }
             let weakened = self.level.is_weakened();
             let (mut completed, exact) = if self.stopped {
                 // Another thread completed this depth first: take its iteration.
@@ -1137,7 +1130,11 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             if self.stopped {
                 break;
             }
-            let score = score + bonus;
+            let mut score = score + bonus;
+            if ply == 0 && score > best_score && self.refute(state, mv) {
+                // About to be the best move, it loses by force: it scores that loss.
+                score = self.refuted_score(0, mv).unwrap_or(score);
+            }
             if score > best_score {
                 best_score = score;
                 best_move = Some(mv);

@@ -55,7 +55,7 @@ pub struct FabrikEval {
 
 /// Nodes this close to the leaves may stand pat ([`Evaluator::stand_pat_depth`]): a
 /// placement rarely hurts its owner.
-const STAND_PAT_DEPTH: i32 = 1;
+const STAND_PAT_DEPTH: i32 = 0;
 
 /// The longest forcing line looked for, in plies.
 const FORCING_PLIES: u32 = 15;
