@@ -19,6 +19,14 @@
 //! position, default 400,000; positions over it are skipped), `--min-legal` (positions
 //! with fewer legal moves are skipped, default 8).
 //!
+//! `cargo run --release --example fabrik_tactics -- forcing [--nodes N] [--file PATH]`
+//! runs the engine's forcing search alone (`games::fabrik::forcing`, at most N nodes a
+//! call, default 20,000): on each `win` position, whether it proves the win and how fast
+//! (a proof shorter than the recorded N would be a bug: it stops the run); on each
+//! `defend` position, after every legal move, whether it proves the opponent's win (it
+//! must not within N − 1 after a holding move; after the others it shows how many of the
+//! losing moves a root pass would spot).
+//!
 //! The prover is plain alpha-beta over `generate_moves`/`play`/`outcome` with exact
 //! win/loss values (Fabrik has no draws): "the side to move wins within n plies" is true
 //! when one of its moves wins at once or leaves every reply a position won within n − 2.
@@ -723,10 +731,103 @@ fn score(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The forcing search alone on the suite (see the module doc).
+fn forcing(args: &[String]) -> Result<(), String> {
+    use tabuleiro::games::fabrik::forcing::Forcing;
+    let budget: u64 = arg(args, "--nodes").unwrap_or(20_000);
+    let file: String = arg(args, "--file").unwrap_or_else(|| DATA.to_string());
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+    let suite = read_suite(&text)?;
+    let mut search = Forcing::new();
+    let (mut wins, mut proven, mut in_set, mut win_nodes) = (0, 0, 0, 0u64);
+    let mut win_time = 0.0;
+    let (mut defends, mut losing, mut spotted, mut holding) = (0, 0, 0, 0);
+    let (mut all_nodes, mut all_time) = (0u64, 0.0);
+    for (index, entry) in suite.iter().enumerate() {
+        let config = Config {
+            size: entry.size,
+            line_length: entry.line_length,
+        };
+        let pos = Fabrik::from_fen(&config, &entry.fen).map_err(|e| e.to_string())?;
+        let in_moves = |mv: Move| entry.moves.iter().any(|m| *m == pos.format_move(mv));
+        if entry.kind == "win" {
+            wins += 1;
+            let clock = Instant::now();
+            let found = search.win(&pos, 15, budget);
+            let spent = clock.elapsed().as_secs_f64();
+            win_time += spent;
+            win_nodes += search.nodes();
+            all_time += spent;
+            all_nodes += search.nodes();
+            if let Some((plies, mv)) = found {
+                proven += 1;
+                if plies < entry.n {
+                    return Err(format!("{index}: a win in {plies} < {}", entry.n));
+                }
+                // A longer forcing line may start with a move that wins only slower.
+                if in_moves(mv) {
+                    in_set += 1;
+                }
+            }
+            continue;
+        }
+        defends += 1;
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            let mut child = pos;
+            child.play(mv);
+            if child.outcome().is_some() {
+                continue;
+            }
+            let clock = Instant::now();
+            let found = search.win(&child, 15, budget);
+            all_time += clock.elapsed().as_secs_f64();
+            all_nodes += search.nodes();
+            let holds = in_moves(mv);
+            if holds {
+                holding += 1;
+                if let Some((plies, _)) = found
+                    && plies + 1 < entry.n
+                {
+                    return Err(format!(
+                        "{index}: {} holds, yet lost in {plies}",
+                        pos.format_move(mv)
+                    ));
+                }
+            } else {
+                losing += 1;
+                spotted += usize::from(found.is_some());
+            }
+        }
+    }
+    println!(
+        "wins: {proven}/{wins} proven, {in_set} with a first move of the set; {:.0} nodes and {:.2} ms a position",
+        win_nodes as f64 / wins.max(1) as f64,
+        1000.0 * win_time / wins.max(1) as f64
+    );
+    println!(
+        "defences: {defends} positions, {spotted}/{losing} losing moves proven lost, {holding} holding moves never proven lost"
+    );
+    println!(
+        "all: {all_nodes} nodes in {:.2} s, {:.2} µs a node",
+        all_time,
+        1e6 * all_time / all_nodes.max(1) as f64
+    );
+    Ok(())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("generate") {
         generate(&args);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("forcing") {
+        if let Err(why) = forcing(&args) {
+            eprintln!("fabrik_tactics: {why}");
+            std::process::exit(1);
+        }
         return;
     }
     if let Err(why) = score(&args) {

@@ -884,3 +884,64 @@ fn the_mobility_end_is_seen_two_plies_early() {
         );
     }
 }
+
+/// Under a tiny clock the search answers in time, on middle games and on the tactical
+/// positions (where threats make the most work). The bound is loose: machines are noisy.
+#[test]
+fn a_search_on_a_tiny_clock_answers_in_time() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    use tabuleiro::search::time::Budget;
+    use tabuleiro::search::{Policy, SearchLimits};
+    let mut fens = Vec::new();
+    for (text, size, length) in [
+        (include_str!("data/fabrik_middlegames.txt"), 11, 5),
+        (include_str!("data/fabrik_tactics_hard.txt"), 0, 0),
+    ] {
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+            if fields.len() == 7 {
+                let (s, l) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+                fens.push((fields[5].to_string(), s, l));
+            } else {
+                fens.push((line.trim().to_string(), size, length));
+            }
+        }
+    }
+    assert!(fens.len() >= 40);
+    let mut slowest = Duration::ZERO;
+    // The first search of a process builds shared tables: not timed.
+    for (index, (fen, size, length)) in [fens[0].clone()].into_iter().chain(fens).enumerate() {
+        let config = config(size, length);
+        let state = Fabrik::from_fen(&config, &fen).unwrap();
+        let mut searcher = Policy::<Fabrik>::standard(4, &config);
+        let limits = SearchLimits {
+            budget: Budget {
+                soft: Some(Duration::from_millis(2)),
+                hard: Some(Duration::from_millis(4)),
+            },
+            ..SearchLimits::default()
+        };
+        let started = Instant::now();
+        let result = searcher.search(
+            &state,
+            &[state.hash()],
+            limits,
+            Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        if index > 0 {
+            slowest = slowest.max(started.elapsed());
+        }
+        let best = result.best.expect("a move");
+        assert!(state.is_legal(best), "{fen}");
+    }
+    assert!(
+        slowest < Duration::from_millis(250),
+        "slowest answer {slowest:?}"
+    );
+}

@@ -255,3 +255,92 @@ fn a_tampered_record_is_caught() {
     };
     assert!(check(&more).is_err());
 }
+
+/// The engine's forcing search ([`tabuleiro::games::fabrik::forcing`]) against the
+/// suite's full-width verdicts: on `win` records it never proves a win faster than the
+/// recorded N (the fastest), and on `defend` records it never proves the opponent's win
+/// within N − 1 after a holding move; every proof it reports on small records is checked
+/// by the naive search here (the side to move does win within that many plies).
+#[test]
+fn forcing_proofs_agree_with_full_width_search() {
+    use tabuleiro::games::fabrik::forcing::Forcing;
+    let records = records(DATA);
+    let mut forcing = Forcing::new();
+    let (mut proofs, mut rechecked) = (0, 0);
+    for record in &records {
+        let pos = position(record);
+        if record.kind == "win" {
+            if let Some((plies, mv)) = forcing.win(&pos, 15, 5_000) {
+                proofs += 1;
+                assert!(pos.is_legal(mv), "line {}", record.line);
+                assert!(
+                    plies >= record.n,
+                    "line {}: {plies} < {}",
+                    record.line,
+                    record.n
+                );
+                if plies <= 5 && record.legal <= 60 {
+                    let mut child = pos;
+                    child.play(mv);
+                    assert!(
+                        child.outcome().is_some() || !holds(&child, plies - 1),
+                        "line {}: {} does not win in {plies}",
+                        record.line,
+                        pos.format_move(mv)
+                    );
+                    rechecked += 1;
+                }
+            }
+            continue;
+        }
+        for (text, child) in children(&pos) {
+            if child.outcome().is_some() {
+                continue;
+            }
+            if let Some((plies, _)) = forcing.win(&child, 15, 2_000) {
+                proofs += 1;
+                assert!(
+                    !record.moves.contains(&text) || plies + 1 >= record.n,
+                    "line {}: {text} holds, yet proven lost in {plies}",
+                    record.line
+                );
+                if plies <= 3 && record.legal <= 40 {
+                    assert!(wins(&child, plies), "line {}: after {text}", record.line);
+                    rechecked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        proofs > 200 && rechecked > 20,
+        "{proofs} proofs, {rechecked} rechecked"
+    );
+}
+
+/// The forcing search gives up when its caller's clock says so, with no proof.
+#[test]
+fn forcing_search_reads_the_clock() {
+    use tabuleiro::games::fabrik::forcing::Forcing;
+    let records = records(HARD);
+    let mut forcing = Forcing::new();
+    let mut asked = 0;
+    for record in records.iter().filter(|r| r.kind == "win") {
+        let pos = position(record);
+        let mut calls = 0;
+        let found = forcing.win_until(&pos, 15, u64::MAX, &mut || {
+            calls += 1;
+            calls > 2
+        });
+        // Stopped at its third reading of the clock at the latest.
+        assert!(
+            forcing.nodes() <= 3 * 64 + 64,
+            "line {}: {} nodes",
+            record.line,
+            forcing.nodes()
+        );
+        if found.is_none() {
+            asked += usize::from(calls > 0);
+        }
+    }
+    assert!(asked > 0);
+}

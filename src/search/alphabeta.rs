@@ -33,13 +33,19 @@ const LAZY_PICKS: usize = 3;
 /// Whether a leaf facing a threat searches its replies (measured: it costs more than it
 /// finds at 1 s a game move).
 const EXTEND_THREATS: bool = false;
-/// Whether the root's first iteration begins with a forcing search. Off: it does not
-/// read the clock (its nodes cost up to 10 ms before depth 1, so a Fabrik move on an
-/// almost empty clock came late), and in games it was not measured to win
-/// (docs/experiments/fabrik.md).
+/// Whether the root has a forcing pass ([`Evaluator::forced_win`]): before the first
+/// iteration, a forced win of the side to move is found (and played unless the search
+/// finds a faster one); a root move about to become the best is first checked for a
+/// forced win of the opponent, and a move so refuted scores as that loss from then on.
+/// Off: in games at 1 s + 10 ms it has not won (docs/experiments/fabrik.md).
 const ROOT_FORCING: bool = false;
-/// Nodes of the root's forcing search ([`Evaluator::forced_win`]).
+/// Nodes of one forcing search at the root (the clock may stop it sooner).
 const ROOT_FORCING_NODES: u64 = 500;
+/// The share of the move's time (the soft budget, else the hard limit) the root's
+/// forcing searches may take in all, and the share of it the search for a win of the
+/// side to move may take.
+const ROOT_FORCING_SHARE: f64 = 0.1;
+const ROOT_WIN_SHARE: f64 = 0.5;
 
 /// Slots of a team's table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
@@ -220,6 +226,13 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     level: LevelState<G::Move>,
     /// Whether the oracle's `probe` is used (not below full strength).
     probing: bool,
+    /// The root's forcing pass: on for this search, and the move's time it is a share of.
+    forcing: bool,
+    forcing_until: Option<Duration>,
+    /// Root moves checked for a forced win of the opponent, and those it refuted with
+    /// their (proven) root score.
+    checked: Vec<G::Move>,
+    refuted: Vec<(G::Move, i32)>,
 }
 
 impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
@@ -258,6 +271,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             level: LevelState::new(),
             probing: true,
+            forcing: false,
+            forcing_until: None,
+            checked: Vec::new(),
+            refuted: Vec::new(),
         }
     }
 
@@ -404,6 +421,13 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             .min(limits.level.depth_cap().unwrap_or(MAX_PLY as u32))
             .clamp(1, MAX_PLY as u32);
         let single_reply = root_moves.len() == 1 && limits.depth.is_none() && !limits.solve;
+        // A forced win by threats, played unless the search finds a faster one.
+        let mut forced_win = None;
+        if self.forcing && !single_reply {
+            let mut stop = self.forcing_stop(ROOT_WIN_SHARE);
+            forced_win = self.eval.forced_win(root, ROOT_FORCING_NODES, &mut stop);
+            self.nodes += self.eval.forced_nodes();
+        }
         let mut last_iteration = Duration::ZERO;
         let mut depth = 1;
         while depth <= max_depth {
@@ -434,7 +458,9 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                         if let Some(found) = self.helper_partial(result.depth) {
                             partial = Some((found.score, found.pv));
                         }
-                        if let Some((score, pv)) = partial {
+                        if let Some((score, pv)) = partial
+                            && self.refuted_score(0, pv[0]).is_none()
+                        {
                             self.adopt_partial(&mut result, score, pv, report);
                         }
                         break;
@@ -471,6 +497,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             if result.proven.is_some() || single_reply || (weakened && exact) {
                 break;
             }
+            // With a forced win in hand, the search goes on only for a faster one.
+            if forced_win.is_some_and(|(plies, _)| result.depth + 1 >= plies) {
+                break;
+            }
             depth = result.depth + 1;
             // Time: no new iteration past the soft budget, nor one that would end past
             // the hard limit if it costs as much more than this one as this one did more
@@ -502,6 +532,19 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         // A helper may have completed an iteration deeper than this thread's last.
         if let Some(deeper) = self.team_deeper_than(result.depth) {
             self.adopt(&mut result, deeper, report);
+        }
+        if let Some((plies, mv)) = forced_win {
+            let score = MATE - plies as i32;
+            let faster = matches!(result.score, Score::Mate(n) if n > 0 && n <= plies as i32);
+            if !faster {
+                let iteration = Iteration {
+                    depth: result.depth.max(1),
+                    score,
+                    pv: vec![mv],
+                    proven: false,
+                };
+                self.adopt(&mut result, iteration, report);
+            }
         }
         result.nodes = self.team_total();
         result
@@ -695,6 +738,11 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         }
         self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
         self.probing = limits.level.is_full();
+        self.forcing =
+            ROOT_FORCING && role == Role::Main && self.reductions && limits.level.is_full();
+        self.forcing_until = limits.budget.soft.or(limits.budget.hard);
+        self.checked.clear();
+        self.refuted.clear();
 
         let mut root_moves = Vec::new();
         if root.outcome().is_none() {
@@ -899,19 +947,17 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 .store(hash, None, score_to_tt(score, ply), PROVEN, Bound::Exact);
             return score;
         }
-        // The root's first pass: a forcing search for a win, or for a loss that every
-        // reply to a threat meets (then the longest defence is played).
-        if ply == 0
-            && ROOT_FORCING
-            && self.iteration_depth <= 1
-            && !weakened
-            && self.reductions
-            && let Some((score, mv)) = self.root_forcing(state, forced, &moves)
-        {
-            self.move_buffers[ply] = moves;
-            self.order_buffers[ply] = ordered;
-            self.pv_table[0].push(mv);
-            return score;
+        // Standing pat: where the game says a move rarely makes the mover's position
+        // worse, a quiet node near the leaves whose static score already beats beta
+        // cuts off without a move searched (a null move's reasoning, at no cost).
+        if !forced && ply > 0 && depth <= self.eval.stand_pat_depth() && !weakened {
+            let score = self.eval.evaluate(state);
+            if score >= beta {
+                self.move_buffers[ply] = moves;
+                self.order_buffers[ply] = ordered;
+                self.heuristic_leaves += 1;
+                return score;
+            }
         }
         // Staged: where the game checks a move's legality, the table's move and the
         // killers are tried before the moves are generated at all (most nodes cut off
@@ -1054,7 +1100,10 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             let bonus = if weakened { self.level.bonus(mv) } else { 0 };
             let (low, high) = (alpha - bonus, beta - bonus);
             let mut score;
-            if index == 0 {
+            if let Some(lost) = self.refuted_score(ply, mv) {
+                // Refuted by the root's forcing pass: a proven loss, not searched.
+                score = lost;
+            } else if index == 0 {
                 score = self.child_score(&child, flips, depth - 1, ply + 1, low, high);
             } else {
                 score =
@@ -1082,7 +1131,11 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             if self.stopped {
                 break;
             }
-            let score = score + bonus;
+            let mut score = score + bonus;
+            if ply == 0 && score > best_score && self.refute(state, mv) {
+                // About to be the best move, it loses by force: it scores that loss.
+                score = self.refuted_score(0, mv).unwrap_or(score);
+            }
             if score > best_score {
                 best_score = score;
                 best_move = Some(mv);
@@ -1154,36 +1207,60 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         (2 * self.iteration_depth as usize + 2).min(MAX_PLY - 1)
     }
 
-    /// The root's forcing pass ([`Evaluator::forced_win`]): a forced win of the side to
-    /// move (its score and first move), or, when it faces a threat and `replies` are
-    /// all its moves that may stop it, a forced win of the opponent after each of them
-    /// (the score of the longest and that reply). `None` when neither is proven.
-    fn root_forcing(
-        &mut self,
-        root: &G,
-        forced: bool,
-        replies: &[G::Move],
-    ) -> Option<(i32, G::Move)> {
-        if let Some((plies, mv)) = self.eval.forced_win(root, ROOT_FORCING_NODES) {
-            return Some((MATE - plies as i32, mv));
+    /// The test the root's forcing searches read: the search's stop flags, and the end
+    /// of the share of the move's time they may take.
+    fn forcing_stop(&self, share: f64) -> impl FnMut() -> bool + use<G, E, O> {
+        let (stop, time_up) = (Arc::clone(&self.stop), Arc::clone(&self.time_up));
+        let started = self.started;
+        let until = self.forcing_until.map(|time| time.mul_f64(share));
+        move || {
+            stop.load(Ordering::Relaxed)
+                || time_up.load(Ordering::Relaxed)
+                || until.is_some_and(|until| started.elapsed() >= until)
         }
-        if !forced || replies.is_empty() {
+    }
+
+    /// Checks root move `mv` (once a search) for a forced win of the opponent after it;
+    /// when one is found, the move is refuted: it scores as that loss at the root from
+    /// now on, and the table holds the child's proof. Returns whether it was.
+    fn refute(&mut self, root: &G, mv: G::Move) -> bool {
+        if !self.forcing || self.checked.contains(&mv) {
+            return false;
+        }
+        self.checked.push(mv);
+        let mut child = root.clone();
+        child.play(mv);
+        if child.outcome().is_some() || child.side_to_move() == root.side_to_move() {
+            return false;
+        }
+        let mut stop = self.forcing_stop(ROOT_FORCING_SHARE);
+        let found = self.eval.forced_win(&child, ROOT_FORCING_NODES, &mut stop);
+        self.nodes += self.eval.forced_nodes();
+        let Some((plies, reply)) = found else {
+            return false;
+        };
+        // The opponent wins `plies` plies after the child (ply 1).
+        let child_score = MATE - 1 - plies as i32;
+        self.tt.store(
+            child.hash(),
+            Some(reply.code()),
+            score_to_tt(child_score, 1),
+            PROVEN,
+            Bound::Exact,
+        );
+        self.refuted.push((mv, -child_score));
+        true
+    }
+
+    /// The root score of a move the forcing pass refuted (`None` elsewhere).
+    fn refuted_score(&self, ply: usize, mv: G::Move) -> Option<i32> {
+        if ply > 0 || self.refuted.is_empty() {
             return None;
         }
-        let budget = (ROOT_FORCING_NODES / replies.len() as u64).max(ROOT_FORCING_NODES / 64);
-        let mut longest: Option<(u32, G::Move)> = None;
-        for &mv in replies {
-            let mut child = root.clone();
-            child.play(mv);
-            if child.side_to_move() == root.side_to_move() {
-                return None;
-            }
-            let (plies, _) = self.eval.forced_win(&child, budget)?;
-            if longest.is_none_or(|(most, _)| plies > most) {
-                longest = Some((plies, mv));
-            }
-        }
-        longest.map(|(plies, mv)| (-(MATE - 1 - plies as i32), mv))
+        self.refuted
+            .iter()
+            .find(|&&(refuted, _)| refuted == mv)
+            .map(|&(_, score)| score)
     }
 
     /// Orders the root's moves from `from` on (those before are the table's move):

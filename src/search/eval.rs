@@ -35,6 +35,14 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
         false
     }
 
+    /// The remaining depth up to which a node that faces no threat
+    /// ([`Self::forced_replies`]) and whose static score is at least beta cuts off
+    /// without a move searched: for games where a move rarely makes the mover's position
+    /// worse. 0 (never) by default.
+    fn stand_pat_depth(&self) -> i32 {
+        0
+    }
+
     /// Whether [`Self::legal_move`] judges move codes: then alpha-beta tries the table's
     /// move and the killers before it generates the moves of a node. `false` by default.
     fn checks_legality(&self) -> bool {
@@ -70,10 +78,21 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
     }
 
     /// A forcing search (threats the opponent must answer) from `state`, in at most
-    /// about `nodes` nodes: a proven win of the side to move in that many plies and its
-    /// first move. The distance is that of the forcing line found, an upper bound.
-    fn forced_win(&mut self, _state: &G, _nodes: u64) -> Option<(u32, G::Move)> {
+    /// about `nodes` nodes, giving up when `stop` (read every few dozen nodes) says so:
+    /// a proven win of the side to move in that many plies and its first move. The
+    /// distance is that of the forcing line found, an upper bound.
+    fn forced_win(
+        &mut self,
+        _state: &G,
+        _nodes: u64,
+        _stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(u32, G::Move)> {
         None
+    }
+
+    /// The nodes the last [`Self::forced_win`] visited.
+    fn forced_nodes(&self) -> u64 {
+        0
     }
 
     /// The move a Monte-Carlo playout plays in `state`, chosen from `moves` (its legal

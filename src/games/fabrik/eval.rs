@@ -61,6 +61,10 @@ pub struct FabrikEval {
     forcing: Forcing,
 }
 
+/// Nodes this close to the leaves may stand pat ([`Evaluator::stand_pat_depth`]): a
+/// placement rarely hurts its owner.
+const STAND_PAT_DEPTH: i32 = 0;
+
 /// The longest forcing line looked for, in plies.
 const FORCING_PLIES: u32 = 15;
 
@@ -104,6 +108,10 @@ impl Evaluator<Fabrik> for FabrikEval {
         true
     }
 
+    fn stand_pat_depth(&self) -> i32 {
+        STAND_PAT_DEPTH
+    }
+
     fn legal_move(&mut self, state: &Fabrik, code: u32) -> Option<Move> {
         let mv = Move::from_code(code);
         state.is_legal(mv).then_some(mv)
@@ -130,8 +138,17 @@ impl Evaluator<Fabrik> for FabrikEval {
         super::threats::line_threats(state, state.side_to_move().other()) != 0
     }
 
-    fn forced_win(&mut self, state: &Fabrik, nodes: u64) -> Option<(u32, Move)> {
-        self.forcing.win(state, FORCING_PLIES, nodes)
+    fn forced_win(
+        &mut self,
+        state: &Fabrik,
+        nodes: u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(u32, Move)> {
+        self.forcing.win_until(state, FORCING_PLIES, nodes, stop)
+    }
+
+    fn forced_nodes(&self) -> u64 {
+        self.forcing.nodes()
     }
 }
 

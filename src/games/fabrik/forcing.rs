@@ -6,8 +6,10 @@
 //! Every win it reports is a proof (each defender move outside the answers loses at
 //! once), so the searcher may trust it; its distance is that of the forcing line found,
 //! found shortest first by deepening, which a quiet move might beat. It finds nothing
-//! where the win needs a quiet move. Bounded by a node budget; defender nodes with too
-//! many answers (a worker moved out of sight has dozens of destinations) are given up.
+//! where the win needs a quiet move. Bounded by a node budget and by the caller's clock
+//! (a `stop` test read every [`CLOCK_INTERVAL`] nodes, so that a search under a clock
+//! answers in time); defender nodes with too many answers (a worker moved out of sight
+//! has dozens of destinations) are given up.
 
 use super::eval::strong_squares;
 use super::geometry::{bit, geometry};
@@ -19,12 +21,16 @@ use crate::game::Game;
 const MAX_ANSWERS: usize = 24;
 /// Fours tried per attacker node, double threats first.
 const MAX_FOURS: usize = 24;
+/// How often (in nodes) the caller's `stop` test is read.
+const CLOCK_INTERVAL: u64 = 64;
 
 /// The forcing searcher: its node count and per-ply buffers.
 #[derive(Clone, Debug, Default)]
 pub struct Forcing {
     nodes: u64,
     budget: u64,
+    /// The caller's `stop` test said so: the search gives up like at the budget.
+    stopped: bool,
     buffers: Vec<Vec<Move>>,
     fours: Vec<Vec<(u8, Move)>>,
 }
@@ -43,8 +49,21 @@ impl Forcing {
     /// move included), looked for in at most about `budget` nodes: the number of plies
     /// of the line found (odd: the attacker plays first and last) and its first move.
     pub fn win(&mut self, position: &Fabrik, max_plies: u32, budget: u64) -> Option<(u32, Move)> {
+        self.win_until(position, max_plies, budget, &mut || false)
+    }
+
+    /// [`Forcing::win`], giving up as soon as `stop` says so (read every
+    /// [`CLOCK_INTERVAL`] nodes): for searches under a clock.
+    pub fn win_until(
+        &mut self,
+        position: &Fabrik,
+        max_plies: u32,
+        budget: u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(u32, Move)> {
         self.nodes = 0;
         self.budget = budget;
+        self.stopped = false;
         if position.phase() != Phase::Play || position.winner.is_some() {
             return None;
         }
@@ -52,8 +71,8 @@ impl Forcing {
             return Some((1, mv));
         }
         let mut plies = 3;
-        while plies <= max_plies && self.nodes < self.budget {
-            if let Some(found) = self.attack(position, plies, 0) {
+        while plies <= max_plies && !self.out_of_time(stop) {
+            if let Some(found) = self.attack(position, plies, 0, stop) {
                 return Some(found);
             }
             plies += 2;
@@ -62,12 +81,18 @@ impl Forcing {
     }
 
     /// The attacker (the side to move) wins within `left` plies by fours.
-    fn attack(&mut self, position: &Fabrik, left: u32, ply: usize) -> Option<(u32, Move)> {
+    fn attack(
+        &mut self,
+        position: &Fabrik,
+        left: u32,
+        ply: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(u32, Move)> {
         self.nodes += 1;
         if let Some(mv) = win_now(position) {
             return Some((1, mv));
         }
-        if left < 3 || self.nodes >= self.budget {
+        if left < 3 || self.out_of_time(stop) {
             return None;
         }
         while self.fours.len() <= ply {
@@ -80,11 +105,11 @@ impl Forcing {
         for &(_, mv) in fours.iter().take(MAX_FOURS) {
             let mut child = *position;
             child.play(mv);
-            if let Some(plies) = self.defend(&child, left - 1, ply + 1) {
+            if let Some(plies) = self.defend(&child, left - 1, ply + 1, stop) {
                 found = Some((plies + 1, mv));
                 break;
             }
-            if self.nodes >= self.budget {
+            if self.out_of_time(stop) {
                 break;
             }
         }
@@ -94,7 +119,13 @@ impl Forcing {
 
     /// The defender (the side to move, facing a four) loses within `left` plies: the
     /// plies to the attacker's win by the longest defence found.
-    fn defend(&mut self, position: &Fabrik, left: u32, ply: usize) -> Option<u32> {
+    fn defend(
+        &mut self,
+        position: &Fabrik,
+        left: u32,
+        ply: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<u32> {
         self.nodes += 1;
         if position.winner.is_some() || win_now(position).is_some() {
             return None;
@@ -115,7 +146,7 @@ impl Forcing {
             for &mv in &moves {
                 let mut child = *position;
                 child.play(mv);
-                match self.attack(&child, left - 1, ply + 1) {
+                match self.attack(&child, left - 1, ply + 1, stop) {
                     Some((plies, _)) => longest = longest.max(plies + 1),
                     None => {
                         longest = 0;
@@ -125,8 +156,21 @@ impl Forcing {
             }
             (longest > 0).then_some(longest)
         };
+        // Cut short by the budget or the clock, a node returns no proof (never a
+        // false one): a proof found before is still one.
         self.buffers[ply] = moves;
         result
+    }
+
+    /// Whether the budget is spent or the caller's clock says stop (read every
+    /// [`CLOCK_INTERVAL`] nodes, and remembered).
+    fn out_of_time(&mut self, stop: &mut dyn FnMut() -> bool) -> bool {
+        if !self.stopped
+            && (self.nodes >= self.budget || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && stop()))
+        {
+            self.stopped = true;
+        }
+        self.stopped
     }
 }
 
