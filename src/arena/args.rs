@@ -163,8 +163,10 @@ pub struct MatchFlags {
         help_heading = OPENINGS,
         help = "One opening a line: a FEN, 'fen FEN moves M…', moves\n\
                 from the start, or 'startpos moves M…'; '#' starts a\n\
-                comment (neither this nor --random-plies: every game\n\
-                starts from the start position)"
+                comment. Or game records (PGN): each game's FEN tag\n\
+                and its {book} moves (all its moves if none is\n\
+                marked) (neither this nor --random-plies: every\n\
+                game starts from the start position)"
     )]
     pub openings: Option<PathBuf>,
     #[arg(

@@ -8,9 +8,12 @@
 //! `3.` before the first player's third move, `3...` before a second player's move
 //! that does not follow a first player's move (a game where a side moves twice).
 //!
-//! The reader takes any such text: tags in any order, move numbers, `{…}` and `;`
-//! comments, `$n` annotations and `(…)` variations are skipped. Each game's moves are
-//! returned as written; checking them against the rules is the caller's work.
+//! The reader takes any such text: tags in any order, move numbers, `;` comments,
+//! `$n` annotations and `(…)` variations are skipped; a `{…}` comment right after a
+//! move is kept as that move's comment (`{book}` marks a move of the opening, as
+//! cutechess-cli and fastchess write it; see [`BOOK`]), any other is skipped. Each
+//! game's moves are returned as written; checking them against the rules is the
+//! caller's work.
 
 use std::fmt::Write as _;
 
@@ -123,9 +126,23 @@ fn escape(value: &str) -> String {
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// The comment that marks a move as part of the opening (the moves played from a book
+/// or an openings file rather than by the engines).
+pub const BOOK: &str = "book";
+
+impl PgnMove {
+    /// Whether the move's comment marks it as an opening move (`{book}`).
+    pub fn is_book(&self) -> bool {
+        self.comment
+            .as_deref()
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case(BOOK))
+    }
+}
+
 /// Reads every game in `text`. Moves are returned with `player` alternating from 0
-/// (the text does not say who moved; the rules do) and no comments. An error names
-/// the line: a tag that is not `[Name "value"]`, an unclosed comment or variation.
+/// (the text does not say who moved; the rules do), each with the `{…}` comment that
+/// follows it, if any (trimmed; several are joined by a space). An error names the
+/// line: a tag that is not `[Name "value"]`, an unclosed comment or variation.
 pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
     let mut games = Vec::new();
     let mut game = PgnGame::default();
@@ -133,6 +150,9 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
     // Comment and variation state carried across lines.
     let mut in_comment = false;
     let mut variation_depth = 0usize;
+    // The text of the comment being read, and whether it follows a move of this game.
+    let mut comment = String::new();
+    let mut after_move = false;
     let mut last_line = 0;
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
@@ -144,6 +164,7 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
                 finish(&mut games, &mut game, "*");
                 in_moves = false;
             }
+            after_move = false;
             let (name, value) =
                 parse_tag(trimmed).ok_or_else(|| format!("line {number}: not a tag: {trimmed}"))?;
             game.tags.push((name, value));
@@ -155,12 +176,29 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
         let mut rest = line;
         while !rest.is_empty() {
             if in_comment {
-                match rest.find('}') {
+                let (inside, next) = match rest.find('}') {
                     Some(end) => {
                         in_comment = false;
-                        rest = &rest[end + 1..];
+                        (&rest[..end], &rest[end + 1..])
                     }
-                    None => rest = "",
+                    None => (rest, ""),
+                };
+                if !comment.is_empty() {
+                    comment.push(' ');
+                }
+                comment.push_str(inside.trim());
+                rest = next;
+                if !in_comment {
+                    let text = std::mem::take(&mut comment);
+                    let text = text.trim();
+                    if let Some(mv) = game.moves.last_mut().filter(|_| after_move)
+                        && !text.is_empty()
+                    {
+                        mv.comment = Some(match mv.comment.take() {
+                            Some(before) => format!("{before} {text}"),
+                            None => text.to_string(),
+                        });
+                    }
                 }
                 continue;
             }
@@ -171,11 +209,14 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
             match first {
                 '{' => {
                     in_comment = true;
+                    // A comment inside a variation belongs to no move of the game.
+                    after_move = after_move && variation_depth == 0;
                     rest = &rest[1..];
                 }
                 ';' => rest = "",
                 '(' => {
                     variation_depth += 1;
+                    after_move = false;
                     rest = &rest[1..];
                 }
                 ')' => {
@@ -197,6 +238,7 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
                     if RESULTS.contains(&token) {
                         finish(&mut games, &mut game, token);
                         in_moves = false;
+                        after_move = false;
                         continue;
                     }
                     // A move number, alone (`12.`, `12...`) or glued to the move (`12.e4`).
@@ -207,11 +249,13 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
                         token
                     };
                     if move_text.is_empty() {
+                        after_move = false;
                         continue;
                     }
                     let player = (game.moves.len() % 2) as u8;
                     game.moves.push(PgnMove::new(player, move_text));
                     in_moves = true;
+                    after_move = true;
                 }
             }
         }
@@ -327,6 +371,29 @@ mod tests {
         assert_eq!(moves, ["d1", "d2", "e1", "e2", "e3"]);
         assert_eq!(games[0].result, "*");
         assert_eq!(games[0].tag("Game"), Some("linetris"));
+    }
+
+    #[test]
+    fn keeps_the_comment_after_a_move() {
+        let game = sample();
+        let back = read(&game.to_text()).expect("reads");
+        let pairs = |moves: &[PgnMove]| -> Vec<(String, Option<String>)> {
+            moves
+                .iter()
+                .map(|m| (m.text.clone(), m.comment.clone()))
+                .collect()
+        };
+        assert_eq!(pairs(&back[0].moves), pairs(&game.moves));
+        let text = "{game comment} 1. a1 {book} b1 { Book } 2. c1 $2 {a} {b} (2. d1 {not}) \
+                    d2 2... {after a number} e2 *";
+        let games = read(text).expect("reads");
+        let moves = &games[0].moves;
+        let comments: Vec<Option<&str>> = moves.iter().map(|m| m.comment.as_deref()).collect();
+        assert_eq!(
+            comments,
+            [Some("book"), Some("Book"), Some("a b"), None, None]
+        );
+        assert!(moves[0].is_book() && moves[1].is_book() && !moves[2].is_book());
     }
 
     #[test]
