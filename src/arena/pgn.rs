@@ -17,6 +17,8 @@
 
 use std::fmt::Write as _;
 
+use crate::game::{Game, Outcome, Player};
+
 /// One move of a record: who played it (0 for the first player, 1 for the second), its
 /// text in the protocol notation and an optional comment written after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +110,70 @@ impl PgnGame {
         out.push_str("\n\n");
         out
     }
+}
+
+/// The result token of a game: `1-0` when p1 won, `0-1` when p2 won, `1/2-1/2` for a
+/// draw, `*` while it goes on.
+pub fn result_token(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        Some(Outcome::Win(Player::P1)) => "1-0",
+        Some(Outcome::Win(Player::P2)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+/// The moves of a game played from `start`, each with its mover and its canonical text.
+pub fn moves_of<G: Game>(start: &G, moves: &[G::Move]) -> Vec<PgnMove> {
+    let mut state = start.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let record = PgnMove::new(state.side_to_move().index() as u8, state.format_move(mv));
+            state.play(mv);
+            record
+        })
+        .collect()
+}
+
+/// Tags every record of a game of `G` carries: `Game`, then each of the game's options
+/// with its value (`values` in the order of [`Game::option_specs`]), then `FEN` and
+/// `SetUp "1"` when `start` is not the game's start position under those options.
+pub fn set_game_tags<G: Game>(record: &mut PgnGame, values: &[i64], start: &G, config: &G::Config) {
+    record.set_tag("Game", G::NAME);
+    for (spec, value) in G::option_specs().iter().zip(values) {
+        record.set_tag(spec.name, spec.kind.format_value(*value));
+    }
+    let fen = start.fen();
+    if fen != G::start(config).fen() {
+        record.set_tag("FEN", fen);
+        record.set_tag("SetUp", "1");
+    }
+}
+
+/// Today's date in UTC as PGN writes dates: `2026.11.26` (`????.??.??` if the clock is
+/// before 1970).
+pub fn today() -> String {
+    let Ok(since) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+        return "????.??.??".to_string();
+    };
+    let (year, month, day) = civil_from_days((since.as_secs() / 86_400) as i64);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 /// A tag value with `\` and `"` escaped, and line breaks made spaces (a tag is a line).
@@ -394,6 +460,17 @@ mod tests {
             [Some("book"), Some("Book"), Some("a b"), None, None]
         );
         assert!(moves[0].is_book() && moves[1].is_book() && !moves[2].is_book());
+    }
+
+    #[test]
+    fn dates_and_results() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+        assert_eq!(civil_from_days(20_512), (2026, 2, 28));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(today().len(), 10);
+        assert_eq!(result_token(Some(Outcome::Win(Player::P2))), "0-1");
+        assert_eq!(result_token(None), "*");
     }
 
     #[test]
