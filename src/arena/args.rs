@@ -165,8 +165,9 @@ pub struct MatchFlags {
                 from the start, or 'startpos moves M…'; '#' starts a\n\
                 comment. Or game records (PGN): each game's FEN tag\n\
                 and its {book} moves (all its moves if none is\n\
-                marked) (neither this nor --random-plies: every\n\
-                game starts from the start position)"
+                marked). Neither this nor --random-plies: the\n\
+                game's balanced suite (default options only; else\n\
+                the start position)"
     )]
     pub openings: Option<PathBuf>,
     #[arg(
@@ -174,7 +175,7 @@ pub struct MatchFlags {
         value_parser = cli::whole::<u32>,
         value_name = "N",
         help_heading = OPENINGS,
-        help = "N random legal plies from the start instead"
+        help = "N random legal plies from the start instead (0:\nthe start position)"
     )]
     pub random_plies: Option<u32>,
     #[arg(
@@ -297,7 +298,8 @@ impl MatchFlags {
                 plies,
                 seed: self.seed.unwrap_or_else(clock_seed),
             },
-            (None, None) => OpeningSource::StartPos,
+            // Neither: the game's shipped suite (`--random-plies 0`: the start position).
+            (None, None) => OpeningSource::Suite,
         };
         Ok(config)
     }

@@ -247,8 +247,14 @@ impl EngineSpec {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpeningSource {
     StartPos,
+    /// The game's shipped suite ([`super::suite`]) for its default options; the start
+    /// position under other options.
+    Suite,
     File(PathBuf),
-    Random { plies: u32, seed: u64 },
+    Random {
+        plies: u32,
+        seed: u64,
+    },
 }
 
 /// Everything a match needs.

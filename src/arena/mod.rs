@@ -9,6 +9,8 @@
 //!   results, writes `--out` JSON lines ([`json`]), keeps the progress bar and the SPRT
 //!   ([`sprt`]); [`summary`] tallies the results and writes the summary ([`stats`]:
 //!   scores, Elo, move times). [`pgn`] writes and reads game records as PGN text.
+//! - [`suite`] makes balanced opening suites (`tabuleiro openings`) and holds the
+//!   shipped ones that `match` plays when it is given no openings.
 //! - Games come in pairs from one opening ([`openings`]) with colours swapped. Games
 //!   whose [`Game::SCORING`](crate::game::Game::SCORING) is
 //!   [`Scoring::Pairs`](crate::game::Scoring::Pairs) are scored by pairs per SPEC §2
@@ -24,6 +26,7 @@ pub mod referee;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
+pub mod suite;
 pub mod summary;
 
 pub use args::{MatchFlags, parse_args};

@@ -61,6 +61,11 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             openings::parse_file::<G>(&game_config, &text)
                 .map_err(|e| format!("openings '{}': {e}", path.display()))?
         }
+        OpeningSource::Suite => match super::suite::shipped(G::NAME, &config.game_options) {
+            Some(text) => openings::parse_file::<G>(&game_config, text)
+                .map_err(|e| format!("the {} suite: {e}", G::NAME))?,
+            None => vec![Opening::startpos()],
+        },
         _ => Vec::new(),
     };
     let pair_scored = matches!(G::SCORING, Scoring::Pairs(_));
@@ -117,7 +122,9 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     let opening_of = |pair: u32| -> Opening {
         match &config.openings {
             OpeningSource::StartPos => Opening::startpos(),
-            OpeningSource::File(_) => opening_list[pair as usize % opening_list.len()].clone(),
+            OpeningSource::File(_) | OpeningSource::Suite => {
+                opening_list[pair as usize % opening_list.len()].clone()
+            }
             OpeningSource::Random { plies, seed } => {
                 openings::random::<G>(&game_config, *plies, *seed, u64::from(pair))
             }

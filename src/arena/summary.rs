@@ -104,6 +104,7 @@ impl MatchSummary {
         }
         match &config.openings {
             OpeningSource::StartPos => line(&mut out, "Openings: the start position".into()),
+            OpeningSource::Suite => line(&mut out, super::suite::describe(config)),
             OpeningSource::File(path) => {
                 line(&mut out, format!("Openings: {}", path.display()));
             }
