@@ -246,3 +246,47 @@ fn game_records_are_openings_for_match() {
         "{stderr}"
     );
 }
+
+#[test]
+fn adjudication_ends_games_whose_value_is_known() {
+    let out = temp("adjudicate.jsonl");
+    let (ok, stdout, stderr) = run(
+        &[
+            "match",
+            "--game",
+            "neutreeko",
+            "--engine",
+            "name=a self",
+            "--engine",
+            "name=b self",
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--random-plies",
+            "2",
+            "--seed",
+            "3",
+            "--adjudicate",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(ok, "{stdout}{stderr}");
+    let lines = std::fs::read_to_string(&out).expect("--out");
+    std::fs::remove_file(&out).ok();
+    // Every Neutreeko position is in the tablebase: each game ends before a move.
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    for line in lines.lines() {
+        assert_eq!(
+            field(line, "reason").as_deref(),
+            Some("adjudicated"),
+            "{line}"
+        );
+        assert!(line.contains("\"moves\":[]"), "{line}");
+        let detail = field(line, "detail").expect("a detail");
+        assert!(detail.ends_with("(exact value)"), "{line}");
+    }
+    assert!(stdout.contains("crash 0, adjudicated 4"), "{stdout}");
+}

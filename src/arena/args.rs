@@ -155,6 +155,14 @@ pub struct MatchFlags {
         help = "Adjudicate a draw after N engine plies (default 1000,\n0: never)"
     )]
     pub max_plies: u32,
+    #[arg(
+        long,
+        help_heading = LIMITS,
+        help = "End a game as soon as the referee knows its exact\n\
+                value (tables, or a solver within 20 ms): reason\n\
+                'adjudicated'"
+    )]
+    pub adjudicate: bool,
 
     #[arg(
         long,
@@ -267,6 +275,7 @@ impl MatchFlags {
             timeout: Duration::from_millis(self.timeout.max(1)),
             grace: Duration::from_millis(self.grace),
             max_plies: self.max_plies,
+            adjudicate: self.adjudicate,
             sprt: self.sprt,
             out: self.out,
             progress: !self.no_progress,

@@ -270,6 +270,8 @@ pub struct MatchConfig {
     pub timeout: Duration,
     pub grace: Duration,
     pub max_plies: u32,
+    /// `--adjudicate`: end games whose exact value the referee knows.
+    pub adjudicate: bool,
     pub sprt: Option<Sprt>,
     pub out: Option<PathBuf>,
     pub progress: bool,

@@ -9,6 +9,7 @@
 //!   results, writes `--out` JSON lines ([`json`]), keeps the progress bar and the SPRT
 //!   ([`sprt`]); [`summary`] tallies the results and writes the summary ([`stats`]:
 //!   scores, Elo, move times). [`pgn`] writes and reads game records as PGN text.
+//! - [`adjudicate`] ends a game whose exact value the referee knows (`--adjudicate`).
 //! - [`suite`] makes balanced opening suites (`tabuleiro openings`) and holds the
 //!   shipped ones that `match` plays when it is given no openings.
 //! - Games come in pairs from one opening ([`openings`]) with colours swapped. Games
@@ -16,6 +17,7 @@
 //!   [`Scoring::Pairs`](crate::game::Scoring::Pairs) are scored by pairs per SPEC §2
 //!   ([`stats::score_pair`]); others game by game.
 
+pub mod adjudicate;
 pub mod args;
 pub mod config;
 pub mod engine_process;

@@ -92,10 +92,12 @@ pub enum Reason {
     Time,
     Timeout,
     Crash,
+    /// `--adjudicate`: the referee knew the position's exact value.
+    Adjudicated,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 9] = [
         Reason::Rules,
         Reason::MaxPlies,
         Reason::Illegal,
@@ -104,6 +106,7 @@ impl Reason {
         Reason::Time,
         Reason::Timeout,
         Reason::Crash,
+        Reason::Adjudicated,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -116,12 +119,13 @@ impl Reason {
             Reason::Time => "time",
             Reason::Timeout => "timeout",
             Reason::Crash => "crash",
+            Reason::Adjudicated => "adjudicated",
         }
     }
 
     /// Whether the game was lost by an engine's fault rather than played out.
     pub fn is_forfeit(self) -> bool {
-        !matches!(self, Reason::Rules | Reason::MaxPlies)
+        !matches!(self, Reason::Rules | Reason::MaxPlies | Reason::Adjudicated)
     }
 }
 
@@ -139,6 +143,8 @@ pub struct RefereeSettings {
     pub grace: Duration,
     /// Plies the engines may play before the game is adjudicated a draw (0: no limit).
     pub max_plies: u32,
+    /// End a game whose exact value the referee knows ([`super::adjudicate`]).
+    pub adjudicate: bool,
 }
 
 /// One engine seat of a worker: the engine's spec and its process, started on demand.
@@ -418,6 +424,25 @@ pub fn play_game<G: Game>(
         }
         if abort.load(Ordering::Relaxed) {
             return None;
+        }
+        if settings.adjudicate
+            && let Some(verdict) = super::adjudicate::verdict(
+                settings.game,
+                &settings.game_options,
+                &opening.position_command(&moves),
+            )
+        {
+            let outcome = verdict.outcome;
+            let detail = verdict.detail;
+            return Some(report(
+                &record,
+                &move_times,
+                moves,
+                outcome,
+                Reason::Adjudicated,
+                None,
+                detail,
+            ));
         }
         let side = record.state().side_to_move();
         let seat = &mut *seats[side.index()];

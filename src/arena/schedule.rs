@@ -75,6 +75,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
         timeout: config.timeout,
         grace: config.grace,
         max_plies: config.max_plies,
+        adjudicate: config.adjudicate,
     };
     let mut out_file = match &config.out {
         Some(path) => Some(std::io::BufWriter::new(
