@@ -59,6 +59,7 @@ pub enum Command {
     Play(PlayFlags),
     Match(Box<MatchFlags>),
     Bench(BenchFlags),
+    Openings(arena::suite::OpeningsFlags),
 }
 
 /// The arguments of `tabuleiro bench`.
@@ -192,7 +193,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         Err(error) => {
             // The help of the subcommand that failed, if one did.
             let command = args.iter().skip(1).find_map(|arg| {
-                ["play", "match", "bench"]
+                ["play", "match", "bench", "openings"]
                     .into_iter()
                     .find(|command| arg.to_str() == Some(command))
             });
@@ -208,6 +209,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             println!("{}", report.summary());
             (Some("bench"), Ok(()))
         }
+        Some(Command::Openings(flags)) => (Some("openings"), arena::suite::run(flags, cli.game)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

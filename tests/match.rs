@@ -859,8 +859,25 @@ fn every_game_is_written_as_pgn() {
     let run = run_match(&args, "pgn", Duration::from_secs(60));
     assert!(run.success, "{}{}", run.stdout, run.stderr);
     let text = std::fs::read_to_string(&pgn).unwrap();
-    std::fs::remove_file(&pgn).ok();
     std::fs::remove_file(&openings).ok();
+    // Read back as openings, the records start the games where they started: each
+    // record's `{book}` moves from its FEN are its opening.
+    let mut again: Vec<&str> = QUICK.to_vec();
+    again.extend(["--games", "8", "--openings", pgn.to_str().unwrap()]);
+    again.extend(["--max-plies", "30"]);
+    let replayed = run_match(&again, "pgn-again", Duration::from_secs(60));
+    std::fs::remove_file(&pgn).ok();
+    assert!(replayed.success, "{}{}", replayed.stdout, replayed.stderr);
+    let starts = |games: &[GameRecord]| {
+        let mut starts: Vec<String> = games.iter().map(|g| g.opening.clone()).collect();
+        starts.sort();
+        starts
+    };
+    let twice: Vec<String> = starts(&run.games)
+        .into_iter()
+        .flat_map(|start| [start.clone(), start])
+        .collect();
+    assert_eq!(starts(&replayed.games), twice);
     let records = tabuleiro::arena::pgn::read(&text).unwrap();
     assert_eq!(records.len(), 4);
     for (pgn, game) in records.iter().zip(&run.games) {

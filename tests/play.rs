@@ -654,3 +654,137 @@ fn seeded_levels_repeat_and_level_10_is_the_plain_search() {
         games::visit(name, Check);
     }
 }
+
+/// A file name in the temporary directory, unique to this test run.
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tabuleiro-play-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn history_save_and_pgn_record_the_game() {
+    if !games::NAMES.contains(&"neutreeko") {
+        return;
+    }
+    let saved = temp("saved game.pgn");
+    let all = temp("all.pgn");
+    std::fs::remove_file(&all).ok();
+    // Two humans: black wins in 5 plies (as above); `save` before the end, `history`,
+    // a save to a directory that does not exist, then `new` and one move, then quit.
+    let script = format!(
+        "history\nb1c1\nc2e2\nhistory\nsave {}\nsave /nonexistent-dir/x.pgn\nsave\n\
+         c4e4\ne2a2\ne4e1\nnew\nd1e2\nquit\n",
+        saved.display()
+    );
+    let args = [
+        "play",
+        "--p1",
+        "human",
+        "--p2",
+        "human",
+        "--ascii",
+        "--pgn",
+        all.to_str().unwrap(),
+    ];
+    let (code, out, _) = run(&args, script.as_bytes(), Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("No moves yet."), "{out}");
+    assert!(
+        out.contains("The game so far (2 plies):\n1. b1c1 c2e2\n"),
+        "{out}"
+    );
+    assert!(out.contains("Saved the game (2 plies) to"), "{out}");
+    assert!(out.contains("Cannot write /nonexistent-dir/x.pgn"), "{out}");
+    assert!(out.contains("Save to which file?"), "{out}");
+    assert_eq!(
+        out.matches(&format!("The game is saved in {}.", all.display()))
+            .count(),
+        2,
+        "{out}"
+    );
+
+    let text = std::fs::read_to_string(&saved).expect("save wrote the file");
+    std::fs::remove_file(&saved).ok();
+    let records = tabuleiro::arena::pgn::read(&text).expect("a PGN record");
+    assert_eq!(records.len(), 1);
+    let game = &records[0];
+    for (tag, value) in [
+        ("Event", "tabuleiro play"),
+        ("P1", "human"),
+        ("White", "human"),
+        ("Result", "*"),
+        ("Game", "neutreeko"),
+        ("Termination", "unterminated"),
+    ] {
+        assert_eq!(game.tag(tag), Some(value), "{tag} in\n{text}");
+    }
+    assert!(game.tag("Date").is_some_and(|d| d.len() == 10), "{text}");
+
+    let text = std::fs::read_to_string(&all).expect("--pgn wrote the file");
+    std::fs::remove_file(&all).ok();
+    let records = tabuleiro::arena::pgn::read(&text).expect("PGN records");
+    assert_eq!(records.len(), 2, "{text}");
+    assert_eq!(records[0].result, "1-0");
+    assert_eq!(records[0].tag("Result"), Some("1-0"));
+    assert_eq!(records[0].tag("Termination"), Some("normal"));
+    let moves: Vec<&str> = records[0].moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["b1c1", "c2e2", "c4e4", "e2a2", "e4e1"]);
+    assert_eq!(records[1].result, "*");
+    assert_eq!(records[1].moves.len(), 1);
+}
+
+#[test]
+fn engine_games_are_saved_with_their_options_and_result() {
+    let all = temp("engine.pgn");
+    std::fs::remove_file(&all).ok();
+    let args = [
+        "play",
+        "--game",
+        "linetris",
+        "--option",
+        "Rows=4",
+        "--option",
+        "Cols=5",
+        "--p1",
+        "engine",
+        "--p2",
+        "engine",
+        "--movetime",
+        "10",
+        "--level",
+        "3",
+        "--seed",
+        "5",
+        "--pgn",
+        all.to_str().unwrap(),
+    ];
+    let (code, out, _) = run(&args, b"", Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{out}");
+    let text = std::fs::read_to_string(&all).expect("--pgn wrote the file");
+    std::fs::remove_file(&all).ok();
+    let records = tabuleiro::arena::pgn::read(&text).expect("a PGN record");
+    assert_eq!(records.len(), 1, "{text}");
+    let game = &records[0];
+    assert_eq!(game.tag("P1"), Some("tabuleiro level 3"), "{text}");
+    assert_eq!(game.tag("Rows"), Some("4"), "{text}");
+    assert_eq!(game.tag("Cols"), Some("5"), "{text}");
+    assert_eq!(game.tag("RowClear"), Some("true"), "{text}");
+    assert_ne!(game.result, "*", "{text}");
+    // The record replays to the result it states.
+    let config = tabuleiro::options::config_from_pairs::<tabuleiro::games::linetris::Linetris>(&[
+        ("Rows".to_string(), "4".to_string()),
+        ("Cols".to_string(), "5".to_string()),
+    ])
+    .unwrap();
+    let mut record = Record::new(tabuleiro::games::linetris::Linetris::start(&config));
+    for mv in &game.moves {
+        record.play_text(&mv.text).expect("a legal move");
+    }
+    let token = match record.outcome() {
+        Some(Outcome::Win(Player::P1)) => "1-0",
+        Some(Outcome::Win(Player::P2)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    };
+    assert_eq!(token, game.result, "{text}");
+    assert!(out.contains("The game is saved in"), "{out}");
+}

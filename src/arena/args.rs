@@ -164,6 +164,14 @@ pub struct MatchFlags {
         help = "Adjudicate a draw after N engine plies (default 1000,\n0: never)"
     )]
     pub max_plies: u32,
+    #[arg(
+        long,
+        help_heading = LIMITS,
+        help = "End a game as soon as the referee knows its exact\n\
+                value (tables, or a solver within 20 ms): reason\n\
+                'adjudicated'"
+    )]
+    pub adjudicate: bool,
 
     #[arg(
         long,
@@ -172,8 +180,11 @@ pub struct MatchFlags {
         help_heading = OPENINGS,
         help = "One opening a line: a FEN, 'fen FEN moves M…', moves\n\
                 from the start, or 'startpos moves M…'; '#' starts a\n\
-                comment (neither this nor --random-plies: every game\n\
-                starts from the start position)"
+                comment. Or game records (PGN): each game's FEN tag\n\
+                and its {book} moves (all its moves if none is\n\
+                marked). Neither this nor --random-plies: the\n\
+                game's balanced suite (default options only; else\n\
+                the start position)"
     )]
     pub openings: Option<PathBuf>,
     #[arg(
@@ -181,7 +192,7 @@ pub struct MatchFlags {
         value_parser = cli::whole::<u32>,
         value_name = "N",
         help_heading = OPENINGS,
-        help = "N random legal plies from the start instead"
+        help = "N random legal plies from the start instead (0:\nthe start position)"
     )]
     pub random_plies: Option<u32>,
     #[arg(
@@ -334,6 +345,7 @@ impl MatchFlags {
             timeout: Duration::from_millis(self.timeout.max(1)),
             grace: Duration::from_millis(self.grace),
             max_plies: self.max_plies,
+            adjudicate: self.adjudicate,
             sprt: self.sprt,
             out: self.out,
             progress: !self.no_progress,
@@ -376,7 +388,8 @@ impl MatchFlags {
                     seed: self.seed.unwrap_or_else(clock_seed),
                 }
             }
-            (None, None) => OpeningSource::StartPos,
+            // Neither: the game's shipped suite (`--random-plies 0`: the start position).
+            (None, None) => OpeningSource::Suite,
         };
         Ok(config)
     }

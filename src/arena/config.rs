@@ -307,8 +307,14 @@ fn looks_like_key(key: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpeningSource {
     StartPos,
+    /// The game's shipped suite ([`super::suite`]) for its default options; the start
+    /// position under other options.
+    Suite,
     File(PathBuf),
-    Random { plies: u32, seed: u64 },
+    Random {
+        plies: u32,
+        seed: u64,
+    },
 }
 
 /// Everything a match needs.
@@ -324,6 +330,8 @@ pub struct MatchConfig {
     pub timeout: Duration,
     pub grace: Duration,
     pub max_plies: u32,
+    /// `--adjudicate`: end games whose exact value the referee knows.
+    pub adjudicate: bool,
     pub sprt: Option<Sprt>,
     pub out: Option<PathBuf>,
     pub progress: bool,

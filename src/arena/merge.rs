@@ -154,6 +154,7 @@ pub fn merge(
         pgn: None,
         log_dir: None,
         gauntlet: false,
+        adjudicate: false,
     };
     Ok((summary, config))
 }

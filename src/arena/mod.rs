@@ -11,11 +11,15 @@
 //!   results and writes the summary ([`stats`]: scores, pairs, Elo, move times).
 //! - `--shard K/N` splits a match over processes or machines; [`merge`] sums their
 //!   JSON lines into the one summary; `--resume` goes on from a stopped match's lines.
+//! - [`adjudicate`] ends a game whose exact value the referee knows (`--adjudicate`).
+//! - [`suite`] makes balanced opening suites (`tabuleiro openings`) and holds the
+//!   shipped ones that `match` plays when it is given no openings.
 //! - Games come in pairs from one opening ([`openings`]) with colours swapped. Games
 //!   whose [`Game::SCORING`](crate::game::Game::SCORING) is
 //!   [`Scoring::Pairs`](crate::game::Scoring::Pairs) are scored by pairs per SPEC §2
 //!   ([`stats::score_pair`]); others game by game.
 
+pub mod adjudicate;
 pub mod args;
 pub mod config;
 pub mod engine_process;
@@ -28,6 +32,7 @@ pub mod replay;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
+pub mod suite;
 pub mod summary;
 
 pub use args::{MatchCommand, MatchFlags, parse_args};

@@ -13,6 +13,12 @@
 //!
 //! Every line is checked with our own rules when the file is read: a move that is not
 //! legal, or an opening whose game is already over, is an error naming the line.
+//!
+//! A file of game records ([`super::pgn`]; told apart by its first line, a `[Tag
+//! "value"]` or a move number `1.`) is read game by game ([`parse_pgn`]): the start is
+//! the `FEN` tag (the start position without one), the opening its moves marked
+//! `{book}` when any is (what `match --pgn` writes, as cutechess-cli and fastchess do),
+//! else all its moves. A record of another game (its `Game` tag) is an error.
 //! Random openings play `plies` uniformly random legal moves from the start with a
 //! generator seeded by the seed and the opening's number, so they repeat exactly.
 
@@ -148,8 +154,12 @@ fn finish<G: Game>(
     Ok(opening)
 }
 
-/// Reads an openings file's text: every opening, or the first error with its line.
+/// Reads an openings file's text: every opening, or the first error with its line
+/// (game records are read by [`parse_pgn`]).
 pub fn parse_file<G: Game>(config: &G::Config, text: &str) -> Result<Vec<Opening>, String> {
+    if looks_like_pgn(text) {
+        return parse_pgn::<G>(config, text);
+    }
     let mut openings = Vec::new();
     for (index, line) in text.lines().enumerate() {
         match parse_line::<G>(config, line) {
@@ -162,6 +172,77 @@ pub fn parse_file<G: Game>(config: &G::Config, text: &str) -> Result<Vec<Opening
         return Err("no openings in the file".to_string());
     }
     Ok(openings)
+}
+
+/// Whether the first line that is not blank or a `#` comment begins a game record: a
+/// tag (`[Event "…"]`) or a move number (`1.`, `1...`, `1.d1e2`). No line of the other
+/// form starts so (a FEN starts with its board, moves with a square or a column).
+pub fn looks_like_pgn(text: &str) -> bool {
+    let Some(first) = text
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty() && !line.starts_with('#'))
+    else {
+        return false;
+    };
+    if first.starts_with('[') || first.starts_with('{') {
+        return true;
+    }
+    let digits = first.trim_start_matches(|c: char| c.is_ascii_digit());
+    digits.len() < first.len() && digits.starts_with('.')
+}
+
+/// The openings of game records ([`super::pgn::read`]): for each game, its `FEN` tag
+/// (unless `SetUp` is `0`) or the start position, then its moves marked `{book}` if
+/// any move is, else all its moves. Errors name the record (its number, and its
+/// `Round` when it has one): a record of another game (`Game` tag), a bad FEN, an
+/// illegal move, or an opening after which the game is over.
+pub fn parse_pgn<G: Game>(config: &G::Config, text: &str) -> Result<Vec<Opening>, String> {
+    let games = super::pgn::read(text)?;
+    let mut openings = Vec::new();
+    for (index, game) in games.iter().enumerate() {
+        let name = match game.tag("Round") {
+            Some(round) => format!("game record {} (Round {round})", index + 1),
+            None => format!("game record {}", index + 1),
+        };
+        let opening = pgn_opening::<G>(config, game).map_err(|why| format!("{name}: {why}"))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err("no game records in the file".to_string());
+    }
+    Ok(openings)
+}
+
+fn pgn_opening<G: Game>(config: &G::Config, game: &super::pgn::PgnGame) -> Result<Opening, String> {
+    if let Some(name) = game.tag("Game")
+        && !name.trim().eq_ignore_ascii_case(G::NAME)
+    {
+        return Err(format!(
+            "it is a record of the game '{}', not {}",
+            name.trim(),
+            G::NAME
+        ));
+    }
+    let fen = match game.tag("FEN") {
+        Some(fen) if game.tag("SetUp").is_none_or(|s| s.trim() != "0") => {
+            let state = G::from_fen(config, fen.trim()).map_err(|e| format!("FEN: {e}"))?;
+            Some(state.fen())
+        }
+        _ => None,
+    };
+    let book = game.moves.iter().any(|mv| mv.is_book());
+    let moves: Vec<&str> = game
+        .moves
+        .iter()
+        .take_while(|mv| !book || mv.is_book())
+        .map(|mv| mv.text.as_str())
+        .collect();
+    let opening = Opening {
+        fen,
+        moves: Vec::new(),
+    };
+    finish::<G>(config, opening, &moves)
 }
 
 /// The openings' generator: its output is fixed forever (unlike a library's default
@@ -261,5 +342,78 @@ mod tests {
         assert_eq!(a.moves.len(), 4);
         assert_ne!(a.moves, other.moves);
         assert!(a.record::<Neutreeko>(&c).unwrap().outcome().is_none());
+    }
+
+    fn record(tags: &[(&str, &str)], moves: &[(&str, bool)], result: &str) -> String {
+        use crate::arena::pgn::{PgnGame, PgnMove};
+        let mut game = PgnGame::default();
+        for (name, value) in tags {
+            game.set_tag(name, *value);
+        }
+        game.moves = moves
+            .iter()
+            .enumerate()
+            .map(|(i, (text, book))| PgnMove {
+                player: (i % 2) as u8,
+                text: text.to_string(),
+                comment: book.then(|| "book".to_string()),
+            })
+            .collect();
+        game.result = result.to_string();
+        game.to_text()
+    }
+
+    #[test]
+    fn game_records_are_openings() {
+        let c = config();
+        // A finished game whose opening is marked, from a FEN; and one without marks.
+        let text = record(
+            &[
+                ("Event", "tabuleiro match"),
+                ("Round", "1"),
+                ("Game", "neutreeko"),
+                ("FEN", "1w1w1/2b2/5/2w2/1b1b1 b 0"),
+                ("SetUp", "1"),
+            ],
+            &[("b1a2", true), ("d5e5", true), ("d1e2", false)],
+            "1-0",
+        ) + &record(&[], &[("d1e2", false), ("d5e5", false)], "*");
+        assert!(looks_like_pgn(&text));
+        let openings = parse_file::<Neutreeko>(&c, &text).unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(
+            openings[0].fen.as_deref(),
+            Some("1w1w1/2b2/5/2w2/1b1b1 b 0")
+        );
+        assert_eq!(openings[0].moves, ["b1a2", "d5e5"]);
+        assert_eq!(
+            openings[1],
+            parse_line::<Neutreeko>(&c, "d1e2 d5e5").unwrap().unwrap()
+        );
+        // Move numbers alone also say PGN; bare moves and FENs do not.
+        assert!(looks_like_pgn("# x\n\n1. d1e2 d5e5 *\n"));
+        assert!(!looks_like_pgn("d1e2 d5e5\n"));
+        assert!(!looks_like_pgn("1w1w1/2b2/5/2w2/1b1b1 b 0\n"));
+    }
+
+    #[test]
+    fn bad_game_records_are_errors_naming_the_record() {
+        let c = config();
+        let other = record(&[("Round", "7"), ("Game", "talpa")], &[("c3", false)], "*");
+        let text = record(&[], &[("d1e2", false)], "*") + &other;
+        let error = parse_file::<Neutreeko>(&c, &text).unwrap_err();
+        assert!(error.starts_with("game record 2 (Round 7):"), "{error}");
+        assert!(error.contains("'talpa'"), "{error}");
+        let illegal = record(&[], &[("d1e2", false), ("d1e2", false)], "*");
+        let error = parse_file::<Neutreeko>(&c, &illegal).unwrap_err();
+        assert!(error.starts_with("game record 1:"), "{error}");
+        let bad_fen = record(&[("FEN", "9/9 b 0")], &[], "*");
+        assert!(
+            parse_file::<Neutreeko>(&c, &bad_fen)
+                .unwrap_err()
+                .contains("FEN")
+        );
+        // Tags alone: the start position.
+        assert!(parse_file::<Neutreeko>(&c, "[Event \"x\"]\n").is_ok_and(|o| o.len() == 1));
     }
 }

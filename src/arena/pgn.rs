@@ -8,11 +8,16 @@
 //! `3.` before the first player's third move, `3...` before a second player's move
 //! that does not follow a first player's move (a game where a side moves twice).
 //!
-//! The reader takes any such text: tags in any order, move numbers, `{…}` and `;`
-//! comments, `$n` annotations and `(…)` variations are skipped. Each game's moves are
-//! returned as written; checking them against the rules is the caller's work.
+//! The reader takes any such text: tags in any order, move numbers, `;` comments,
+//! `$n` annotations and `(…)` variations are skipped; a `{…}` comment right after a
+//! move is kept as that move's comment (`{book}` marks a move of the opening, as
+//! cutechess-cli and fastchess write it; see [`BOOK`]), any other is skipped. Each
+//! game's moves are returned as written; checking them against the rules is the
+//! caller's work.
 
 use std::fmt::Write as _;
+
+use crate::game::{Game, Outcome, Player};
 
 /// One move of a record: who played it (0 for the first player, 1 for the second), its
 /// text in the protocol notation and an optional comment written after it.
@@ -107,6 +112,70 @@ impl PgnGame {
     }
 }
 
+/// The result token of a game: `1-0` when p1 won, `0-1` when p2 won, `1/2-1/2` for a
+/// draw, `*` while it goes on.
+pub fn result_token(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        Some(Outcome::Win(Player::P1)) => "1-0",
+        Some(Outcome::Win(Player::P2)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+/// The moves of a game played from `start`, each with its mover and its canonical text.
+pub fn moves_of<G: Game>(start: &G, moves: &[G::Move]) -> Vec<PgnMove> {
+    let mut state = start.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let record = PgnMove::new(state.side_to_move().index() as u8, state.format_move(mv));
+            state.play(mv);
+            record
+        })
+        .collect()
+}
+
+/// Tags every record of a game of `G` carries: `Game`, then each of the game's options
+/// with its value (`values` in the order of [`Game::option_specs`]), then `FEN` and
+/// `SetUp "1"` when `start` is not the game's start position under those options.
+pub fn set_game_tags<G: Game>(record: &mut PgnGame, values: &[i64], start: &G, config: &G::Config) {
+    record.set_tag("Game", G::NAME);
+    for (spec, value) in G::option_specs().iter().zip(values) {
+        record.set_tag(spec.name, spec.kind.format_value(*value));
+    }
+    let fen = start.fen();
+    if fen != G::start(config).fen() {
+        record.set_tag("FEN", fen);
+        record.set_tag("SetUp", "1");
+    }
+}
+
+/// Today's date in UTC as PGN writes dates: `2026.11.26` (`????.??.??` if the clock is
+/// before 1970).
+pub fn today() -> String {
+    let Ok(since) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+        return "????.??.??".to_string();
+    };
+    let (year, month, day) = civil_from_days((since.as_secs() / 86_400) as i64);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 /// A tag value with `\` and `"` escaped, and line breaks made spaces (a tag is a line).
 fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -123,9 +192,23 @@ fn escape(value: &str) -> String {
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// The comment that marks a move as part of the opening (the moves played from a book
+/// or an openings file rather than by the engines).
+pub const BOOK: &str = "book";
+
+impl PgnMove {
+    /// Whether the move's comment marks it as an opening move (`{book}`).
+    pub fn is_book(&self) -> bool {
+        self.comment
+            .as_deref()
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case(BOOK))
+    }
+}
+
 /// Reads every game in `text`. Moves are returned with `player` alternating from 0
-/// (the text does not say who moved; the rules do) and no comments. An error names
-/// the line: a tag that is not `[Name "value"]`, an unclosed comment or variation.
+/// (the text does not say who moved; the rules do), each with the `{…}` comment that
+/// follows it, if any (trimmed; several are joined by a space). An error names the
+/// line: a tag that is not `[Name "value"]`, an unclosed comment or variation.
 pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
     let mut games = Vec::new();
     let mut game = PgnGame::default();
@@ -133,6 +216,9 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
     // Comment and variation state carried across lines.
     let mut in_comment = false;
     let mut variation_depth = 0usize;
+    // The text of the comment being read, and whether it follows a move of this game.
+    let mut comment = String::new();
+    let mut after_move = false;
     let mut last_line = 0;
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
@@ -144,6 +230,7 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
                 finish(&mut games, &mut game, "*");
                 in_moves = false;
             }
+            after_move = false;
             let (name, value) =
                 parse_tag(trimmed).ok_or_else(|| format!("line {number}: not a tag: {trimmed}"))?;
             game.tags.push((name, value));
@@ -155,12 +242,29 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
         let mut rest = line;
         while !rest.is_empty() {
             if in_comment {
-                match rest.find('}') {
+                let (inside, next) = match rest.find('}') {
                     Some(end) => {
                         in_comment = false;
-                        rest = &rest[end + 1..];
+                        (&rest[..end], &rest[end + 1..])
                     }
-                    None => rest = "",
+                    None => (rest, ""),
+                };
+                if !comment.is_empty() {
+                    comment.push(' ');
+                }
+                comment.push_str(inside.trim());
+                rest = next;
+                if !in_comment {
+                    let text = std::mem::take(&mut comment);
+                    let text = text.trim();
+                    if let Some(mv) = game.moves.last_mut().filter(|_| after_move)
+                        && !text.is_empty()
+                    {
+                        mv.comment = Some(match mv.comment.take() {
+                            Some(before) => format!("{before} {text}"),
+                            None => text.to_string(),
+                        });
+                    }
                 }
                 continue;
             }
@@ -171,11 +275,14 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
             match first {
                 '{' => {
                     in_comment = true;
+                    // A comment inside a variation belongs to no move of the game.
+                    after_move = after_move && variation_depth == 0;
                     rest = &rest[1..];
                 }
                 ';' => rest = "",
                 '(' => {
                     variation_depth += 1;
+                    after_move = false;
                     rest = &rest[1..];
                 }
                 ')' => {
@@ -197,6 +304,7 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
                     if RESULTS.contains(&token) {
                         finish(&mut games, &mut game, token);
                         in_moves = false;
+                        after_move = false;
                         continue;
                     }
                     // A move number, alone (`12.`, `12...`) or glued to the move (`12.e4`).
@@ -207,11 +315,13 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
                         token
                     };
                     if move_text.is_empty() {
+                        after_move = false;
                         continue;
                     }
                     let player = (game.moves.len() % 2) as u8;
                     game.moves.push(PgnMove::new(player, move_text));
                     in_moves = true;
+                    after_move = true;
                 }
             }
         }
@@ -327,6 +437,40 @@ mod tests {
         assert_eq!(moves, ["d1", "d2", "e1", "e2", "e3"]);
         assert_eq!(games[0].result, "*");
         assert_eq!(games[0].tag("Game"), Some("linetris"));
+    }
+
+    #[test]
+    fn keeps_the_comment_after_a_move() {
+        let game = sample();
+        let back = read(&game.to_text()).expect("reads");
+        let pairs = |moves: &[PgnMove]| -> Vec<(String, Option<String>)> {
+            moves
+                .iter()
+                .map(|m| (m.text.clone(), m.comment.clone()))
+                .collect()
+        };
+        assert_eq!(pairs(&back[0].moves), pairs(&game.moves));
+        let text = "{game comment} 1. a1 {book} b1 { Book } 2. c1 $2 {a} {b} (2. d1 {not}) \
+                    d2 2... {after a number} e2 *";
+        let games = read(text).expect("reads");
+        let moves = &games[0].moves;
+        let comments: Vec<Option<&str>> = moves.iter().map(|m| m.comment.as_deref()).collect();
+        assert_eq!(
+            comments,
+            [Some("book"), Some("Book"), Some("a b"), None, None]
+        );
+        assert!(moves[0].is_book() && moves[1].is_book() && !moves[2].is_book());
+    }
+
+    #[test]
+    fn dates_and_results() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+        assert_eq!(civil_from_days(20_512), (2026, 2, 28));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(today().len(), 10);
+        assert_eq!(result_token(Some(Outcome::Win(Player::P2))), "0-1");
+        assert_eq!(result_token(None), "*");
     }
 
     #[test]

@@ -92,10 +92,12 @@ pub enum Reason {
     Time,
     Timeout,
     Crash,
+    /// `--adjudicate`: the referee knew the position's exact value.
+    Adjudicated,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 9] = [
         Reason::Rules,
         Reason::MaxPlies,
         Reason::Illegal,
@@ -104,6 +106,7 @@ impl Reason {
         Reason::Time,
         Reason::Timeout,
         Reason::Crash,
+        Reason::Adjudicated,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -116,12 +119,13 @@ impl Reason {
             Reason::Time => "time",
             Reason::Timeout => "timeout",
             Reason::Crash => "crash",
+            Reason::Adjudicated => "adjudicated",
         }
     }
 
     /// Whether the game was lost by an engine's fault rather than played out.
     pub fn is_forfeit(self) -> bool {
-        !matches!(self, Reason::Rules | Reason::MaxPlies)
+        !matches!(self, Reason::Rules | Reason::MaxPlies | Reason::Adjudicated)
     }
 }
 
@@ -141,6 +145,8 @@ pub struct RefereeSettings {
     pub max_plies: u32,
     /// Where each engine process's traffic goes (`--log-dir`), if anywhere.
     pub log_dir: Option<std::path::PathBuf>,
+    /// End a game whose exact value the referee knows ([`super::adjudicate`]).
+    pub adjudicate: bool,
 }
 
 /// Numbers the traffic logs of the processes of one run (several per engine: one per
@@ -473,6 +479,25 @@ pub fn play_game<G: Game>(
         }
         if abort.load(Ordering::Relaxed) {
             return None;
+        }
+        if settings.adjudicate
+            && let Some(verdict) = super::adjudicate::verdict(
+                settings.game,
+                &settings.game_options,
+                &opening.position_command(&moves),
+            )
+        {
+            let outcome = verdict.outcome;
+            let detail = verdict.detail;
+            return Some(report(
+                &record,
+                &move_times,
+                moves,
+                outcome,
+                Reason::Adjudicated,
+                None,
+                detail,
+            ));
         }
         let side = record.state().side_to_move();
         let seat = &mut *seats[side.index()];

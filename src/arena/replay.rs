@@ -2,11 +2,9 @@
 //! (for the time-per-move tallies of records read back, and for PGN) and the game as
 //! a [`PgnGame`] for `--pgn`.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use super::config::EngineSpec;
 use super::openings;
-use super::pgn::{PgnGame, PgnMove};
+use super::pgn::{self, PgnGame, PgnMove};
 use super::record::GameRecord;
 use super::referee::Reason;
 use crate::game::{Game, Player, Record};
@@ -18,6 +16,8 @@ pub struct Replay {
     /// Every move from the start (the opening's, then the engines'), with who made it;
     /// a last move the rules rejected is left out.
     pub moves: Vec<(Player, String)>,
+    /// How many of `moves` are the opening's.
+    pub opening_plies: usize,
     /// Who answered each `go` of `move_ms`, in order.
     pub movers: Vec<Player>,
 }
@@ -39,6 +39,7 @@ pub fn replay<G: Game>(config: &G::Config, record: &GameRecord) -> Result<Replay
         walk.play_text(text).map_err(|e| e.to_string())?;
         moves.push((side, text.clone()));
     }
+    let opening_plies = moves.len();
     let mut movers = Vec::new();
     for text in &record.moves {
         let side = game.state().side_to_move();
@@ -56,6 +57,7 @@ pub fn replay<G: Game>(config: &G::Config, record: &GameRecord) -> Result<Replay
     Ok(Replay {
         fen: opening.fen,
         moves,
+        opening_plies,
         movers,
     })
 }
@@ -71,7 +73,7 @@ impl PgnContext<'_> {
     pub fn new(engines: &[EngineSpec]) -> PgnContext<'_> {
         PgnContext {
             site: site(),
-            date: today(),
+            date: pgn::today(),
             engines,
         }
     }
@@ -81,7 +83,7 @@ impl PgnContext<'_> {
 fn termination(reason: Reason) -> &'static str {
     match reason {
         Reason::Rules => "normal",
-        Reason::MaxPlies => "adjudication",
+        Reason::MaxPlies | Reason::Adjudicated => "adjudication",
         Reason::Time | Reason::Timeout => "time forfeit",
         Reason::Illegal | Reason::Garbage | Reason::Malformed => "rules infraction",
         Reason::Crash => "abandoned",
@@ -153,10 +155,17 @@ pub fn pgn_game<G: Game>(
     if !record.detail.is_empty() {
         pgn.set_tag("Detail", record.detail.clone());
     }
+    // The opening's moves marked `{book}`, so that the record read back by
+    // `--openings` starts where this game started.
+    let opening_plies = replay.opening_plies;
     pgn.moves = replay
         .moves
         .into_iter()
-        .map(|(player, text)| PgnMove::new(player.index() as u8, text))
+        .enumerate()
+        .map(|(ply, (player, text))| PgnMove {
+            comment: (ply < opening_plies).then(|| pgn::BOOK.to_string()),
+            ..PgnMove::new(player.index() as u8, text)
+        })
         .collect();
     pgn.result = result.to_string();
     Ok(pgn)
@@ -170,29 +179,6 @@ fn site() -> String {
         .map(|name| name.trim().to_string())
         .filter(|name| !name.is_empty())
         .unwrap_or_else(|| "?".to_string())
-}
-
-/// Today's date (UTC) as PGN writes it, `2026.11.26`.
-pub fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01 (H. Hinnant's method).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
@@ -254,13 +240,6 @@ mod tests {
         assert_eq!(time_control(&spec("self tc=1m+0.5s")), "60+0.5");
         assert_eq!(time_control(&spec("self movetime=50")), "1/0.05");
         assert_eq!(time_control(&spec("self depth=3")), "-");
-    }
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_418), (2025, 11, 26));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 
     #[test]

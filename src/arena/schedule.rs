@@ -115,6 +115,11 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             openings::parse_file::<G>(&game_config, &text)
                 .map_err(|e| format!("openings '{}': {e}", path.display()))?
         }
+        OpeningSource::Suite => match super::suite::shipped(G::NAME, &config.game_options) {
+            Some(text) => openings::parse_file::<G>(&game_config, text)
+                .map_err(|e| format!("the {} suite: {e}", G::NAME))?,
+            None => vec![Opening::startpos()],
+        },
         _ => Vec::new(),
     };
     let pair_scored = matches!(G::SCORING, Scoring::Pairs(_));
@@ -129,6 +134,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
         grace: config.grace,
         max_plies: config.max_plies,
         log_dir: config.log_dir.clone(),
+        adjudicate: config.adjudicate,
     };
     let seed = match config.openings {
         OpeningSource::Random { seed, .. } => Some(seed),
@@ -255,14 +261,18 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
     let opening_index = |pair: u32| -> u32 {
         match &config.openings {
             OpeningSource::StartPos => 0,
-            OpeningSource::File(_) => pair % opening_list.len().max(1) as u32,
+            OpeningSource::File(_) | OpeningSource::Suite => {
+                pair % opening_list.len().max(1) as u32
+            }
             OpeningSource::Random { .. } => pair,
         }
     };
     let opening_of = |pair: u32| -> Opening {
         match &config.openings {
             OpeningSource::StartPos => Opening::startpos(),
-            OpeningSource::File(_) => opening_list[opening_index(pair) as usize].clone(),
+            OpeningSource::File(_) | OpeningSource::Suite => {
+                opening_list[opening_index(pair) as usize].clone()
+            }
             OpeningSource::Random { plies, seed } => {
                 openings::random::<G>(&game_config, *plies, *seed, u64::from(pair))
             }

@@ -223,6 +223,7 @@ impl MatchSummary {
                 },
             ),
             OpeningSource::StartPos => line(&mut out, "Openings: the start position".into()),
+            OpeningSource::Suite => line(&mut out, super::suite::describe(config)),
             OpeningSource::File(path) => {
                 line(&mut out, format!("Openings: {}", path.display()));
             }
@@ -296,6 +297,8 @@ impl MatchSummary {
             );
             let ends: Vec<String> = Reason::ALL
                 .iter()
+                // Adjudication is shown only when it happened (`--adjudicate`).
+                .filter(|r| **r != Reason::Adjudicated || p.reasons.contains_key(r))
                 .map(|r| format!("{} {}", r.as_str(), p.reasons.get(r).copied().unwrap_or(0)))
                 .collect();
             line(&mut out, format!("  ends: {}", ends.join(", ")));

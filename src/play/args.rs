@@ -2,6 +2,8 @@
 //! side, the engine's level and time, the game and its options, how the board is
 //! drawn; resolved into [`PlayArgs`].
 
+use std::path::PathBuf;
+
 use clap::{Args, ValueEnum};
 
 use crate::cli;
@@ -33,6 +35,9 @@ pub struct PlayArgs {
     /// `--color always|never`; `None`: colour when stdout is a terminal and
     /// `NO_COLOR` is unset.
     pub colour: Option<bool>,
+    /// `--pgn FILE`: every game is appended to FILE as a PGN record when it ends (or
+    /// is left unfinished).
+    pub pgn: Option<PathBuf>,
 }
 
 /// The engine's time per move unless `--movetime` says otherwise, ms.
@@ -56,10 +61,11 @@ pub enum ColourWhen {
     override_usage = "tabuleiro play [--game NAME] [--option Name=Value ...]
                       [--p1 human|engine] [--p2 human|engine]
                       [--level N] [--movetime MS] [--seed N]
-                      [--ascii | --unicode] [--color auto|always|never]",
+                      [--ascii | --unicode] [--color auto|always|never]
+                      [--pgn FILE]",
     after_help = "\
-At the prompt: a move in the protocol notation, or moves, hint, undo, board, fen,
-new, help, quit. Ctrl-D also quits.",
+At the prompt: a move in the protocol notation, or moves, history, hint, undo,
+board, fen, save FILE, new, help, quit. Ctrl-D also quits.",
     args_override_self = true
 )]
 pub struct PlayFlags {
@@ -151,6 +157,13 @@ pub struct PlayFlags {
         help = "Same as --color never; --no-colour too"
     )]
     pub no_color: bool,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "Append each game to FILE as a PGN record when it ends\n\
+                (or is left unfinished: new, quit)"
+    )]
+    pub pgn: Option<PathBuf>,
 }
 
 fn movetime_help() -> String {
@@ -191,6 +204,7 @@ impl PlayFlags {
                 (_, ColourWhen::Always) => Some(true),
                 (_, ColourWhen::Auto) => None,
             },
+            pgn: self.pgn,
         }
     }
 }

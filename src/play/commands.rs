@@ -1,6 +1,6 @@
-//! The prompt: lines read from the human, the commands (`moves`, `undo`, `hint`,
-//! `board`, `fen`, `new`, `help`, `quit`), and moves typed in the protocol notation,
-//! with a helpful word for every line that is neither.
+//! The prompt: lines read from the human, the commands (`moves`, `history`, `undo`,
+//! `hint`, `board`, `fen`, `save`, `new`, `help`, `quit`), and moves typed in the
+//! protocol notation, with a helpful word for every line that is neither.
 
 use std::io::Write;
 
@@ -71,6 +71,16 @@ impl<G: Strategy> Play<G> {
                 "quit" | "exit" | "q" => return Turn::Quit,
                 "help" | "h" | "?" => self.help(),
                 "moves" | "m" => self.list_moves(argument.unwrap_or("")),
+                "history" | "record" if argument.is_none() => self.history(),
+                "save" => {
+                    // The file name as typed (not lowercased), spaces and all.
+                    let path = line.trim()[first.len()..].trim();
+                    if path.is_empty() {
+                        self.say("Save to which file? Type 'save FILE'.");
+                    } else {
+                        self.save(std::path::Path::new(path));
+                    }
+                }
                 "board" | "b" if argument.is_none() => return Turn::Changed,
                 "fen" => {
                     let fen = self.record.state().fen();
@@ -83,6 +93,7 @@ impl<G: Strategy> Play<G> {
                     }
                 }
                 "new" | "restart" => {
+                    self.append_record();
                     self.record = Record::new(self.start.clone());
                     self.made.clear();
                     self.last_move = None;
@@ -247,6 +258,26 @@ impl<G: Strategy> Play<G> {
         }
     }
 
+    /// The moves played so far, numbered as in a PGN record.
+    fn history(&mut self) {
+        let record = self.pgn_record();
+        if record.moves.is_empty() {
+            self.say("No moves yet.");
+            return;
+        }
+        let text = record.to_text();
+        let plies = record.moves.len();
+        let word = if plies == 1 { "ply" } else { "plies" };
+        self.say(&format!("The game so far ({plies} {word}):"));
+        // The move text of the record: after the tags' blank line, without the result.
+        let body = text.split("\n\n").nth(1).unwrap_or("").trim_end();
+        let body = body
+            .strip_suffix(record.result.as_str())
+            .unwrap_or(body)
+            .trim_end();
+        self.say(body);
+    }
+
     /// Words on lines of at most 78 characters.
     fn say_wrapped<'a>(&mut self, words: impl Iterator<Item = &'a str>) {
         let mut line = String::new();
@@ -307,6 +338,8 @@ impl<G: Strategy> Play<G> {
             "Commands:
   <move>        play a move in the protocol notation{rules_sep}
   moves [PRE]   list the legal moves (those starting with PRE)
+  history       list the moves played so far
+  save FILE     write the game so far to FILE as a PGN record
   hint          ask the engine for a move (at full strength)
   undo          take back your last move (and the engine's reply)
   board         draw the board again      fen   print the position string

@@ -1,12 +1,15 @@
 //! One game in the terminal ([`Play`]): its state, the loop that alternates the sides,
-//! and what it prints (the introduction, the board with its status line, the result).
+//! what it prints (the introduction, the board with its status line, the result), and
+//! its record as PGN (`save`, `--pgn`).
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::Io;
 use super::args::{Kind, PlayArgs};
 use super::board::{self, Style};
+use crate::arena::pgn::{self, PgnGame};
 use crate::game::look::Look;
 use crate::game::{Outcome, Player, Record};
 use crate::search::{Level, Oracle, Policy, Strategy};
@@ -41,6 +44,12 @@ pub(super) struct Play<G: Strategy> {
     pub(super) io: Io,
     /// The text of the last move (for highlighting), if any.
     pub(super) last_move: Option<(Player, String)>,
+    /// The config and the option values (in the order of the game's specs), for records.
+    pub(super) config: G::Config,
+    pub(super) values: Vec<i64>,
+    /// `--pgn FILE`, and the moves of the game as last appended there.
+    pub(super) pgn: Option<PathBuf>,
+    pub(super) appended: Option<Vec<G::Move>>,
 }
 
 pub(super) fn index(player: Player) -> usize {
@@ -48,7 +57,13 @@ pub(super) fn index(player: Player) -> usize {
 }
 
 impl<G: Strategy> Play<G> {
-    pub(super) fn new(config: G::Config, args: PlayArgs, style: Style, io: Io) -> Self {
+    pub(super) fn new(
+        config: G::Config,
+        values: Vec<i64>,
+        args: PlayArgs,
+        style: Style,
+        io: Io,
+    ) -> Self {
         let start = G::start(&config);
         let mut searcher = Policy::standard(HASH_MIB, &config);
         if let Some(seed) = args.seed {
@@ -66,7 +81,87 @@ impl<G: Strategy> Play<G> {
             style,
             io,
             last_move: None,
+            config,
+            values,
+            pgn: args.pgn,
+            appended: None,
         }
+    }
+
+    /// A player's name in records: `human`, `tabuleiro` or `tabuleiro level N`.
+    fn player_name(&self, player: Player) -> String {
+        match self.players[index(player)] {
+            Kind::Human => "human".to_string(),
+            Kind::Engine if self.level.is_full() => "tabuleiro".to_string(),
+            Kind::Engine => format!("tabuleiro level {}", self.level.get()),
+        }
+    }
+
+    /// The game so far as a PGN record, with the tags `match --pgn` writes where they
+    /// apply.
+    pub(super) fn pgn_record(&self) -> PgnGame {
+        let outcome = self.record.outcome();
+        let mut game = PgnGame::default();
+        game.set_tag("Event", "tabuleiro play");
+        game.set_tag("Site", "?");
+        game.set_tag("Date", pgn::today());
+        game.set_tag("Round", "-");
+        let (p1, p2) = (self.player_name(Player::P1), self.player_name(Player::P2));
+        game.set_tag("P1", p1.clone());
+        game.set_tag("P2", p2.clone());
+        game.set_tag("White", p1);
+        game.set_tag("Black", p2);
+        game.set_tag("Result", pgn::result_token(outcome));
+        pgn::set_game_tags::<G>(&mut game, &self.values, &self.start, &self.config);
+        // PGN's words: the game ended by the rules, or has not ended.
+        let termination = match outcome {
+            Some(_) => "normal",
+            None => "unterminated",
+        };
+        game.set_tag("Termination", termination);
+        game.moves = pgn::moves_of(&self.start, self.record.moves());
+        game.result = pgn::result_token(outcome).to_string();
+        game
+    }
+
+    /// Writes the game so far to `path` (replacing the file), or says why it cannot.
+    pub(super) fn save(&mut self, path: &Path) {
+        let text = self.pgn_record().to_text();
+        let message = match std::fs::write(path, text) {
+            Ok(()) => format!(
+                "Saved the game ({} plies) to {}.",
+                self.record.moves().len(),
+                path.display()
+            ),
+            Err(why) => format!("Cannot write {}: {why}", path.display()),
+        };
+        self.say(&message);
+    }
+
+    /// With `--pgn FILE`: appends the game to FILE unless it has no move or is there
+    /// already as it stands.
+    pub(super) fn append_record(&mut self) {
+        let Some(path) = self.pgn.clone() else {
+            return;
+        };
+        let moves = self.record.moves().to_vec();
+        if moves.is_empty() || self.appended.as_ref() == Some(&moves) {
+            return;
+        }
+        let text = self.pgn_record().to_text();
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut file| file.write_all(text.as_bytes()));
+        let message = match written {
+            Ok(()) => {
+                self.appended = Some(moves);
+                format!("The game is saved in {}.", path.display())
+            }
+            Err(why) => format!("Cannot write {}: {why}", path.display()),
+        };
+        self.say(&message);
     }
 
     pub(super) fn say(&mut self, text: &str) {
@@ -118,6 +213,7 @@ impl<G: Strategy> Play<G> {
             self.draw();
             if let Some(outcome) = self.record.outcome() {
                 self.announce(outcome);
+                self.append_record();
                 if self.humans() == 0 {
                     return;
                 }
@@ -131,7 +227,10 @@ impl<G: Strategy> Play<G> {
             }
             match self.human_turn() {
                 Turn::Changed => {}
-                Turn::Quit => return,
+                Turn::Quit => {
+                    self.append_record();
+                    return;
+                }
             }
         }
     }

@@ -8,7 +8,10 @@
 //!   move ([`board`], from the game's FEN, with the glyphs of the game's [`Look`](crate::game::look::Look)) and gives the
 //!   turn to a human or to the engine.
 //! - `commands` reads the human's lines: moves in the protocol notation and the
-//!   commands `moves`, `undo`, `hint`, `board`, `fen`, `new`, `help` and `quit`.
+//!   commands `moves`, `history`, `undo`, `hint`, `board`, `fen`, `save`, `new`,
+//!   `help` and `quit`. `save FILE` writes the game so far as PGN
+//!   ([`crate::arena::pgn`], the tags `match --pgn` writes where they apply);
+//!   `--pgn FILE` appends every game there when it ends or is left.
 //! - `engine` lets the in-process [`Policy`](crate::search::Policy) move for the
 //!   engine sides (at `--level`, for `--movetime` ms) and answer `hint`.
 //! - Nothing typed at the prompt can end or spoil the game by mistake: every bad line
@@ -83,7 +86,8 @@ impl GameVisitor for PlayGame {
     type Output = Result<(), String>;
     fn visit<G: Strategy>(self) -> Self::Output {
         let config = options::config_from_pairs::<G>(&self.args.options)?;
-        Play::<G>::new(config, self.args, self.style, self.io).run();
+        let values = options::values_from_pairs::<G>(&self.args.options)?;
+        Play::<G>::new(config, values, self.args, self.style, self.io).run();
         Ok(())
     }
 }
