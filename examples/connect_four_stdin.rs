@@ -9,7 +9,8 @@
 //! line is `moves score nodes ns`: the exact score as Pons' solver gives it (positive:
 //! the side to move wins, `22 - ` its stones at its winning move; negative: it loses;
 //! 0: a draw), the solver's nodes, and the nanoseconds of the solve alone. The table
-//! is cleared before each position, outside the timing. A line that is no position
+//! is cleared before each position, outside the timing; no opening book is used (as
+//! Pons' solver is timed without his). A line that is no position
 //! (an illegal move, a game already over) prints `moves invalid`.
 
 use std::io::{BufRead, Write};
@@ -37,7 +38,7 @@ fn after_columns(config: &Config, moves: &str) -> Option<Linetris> {
 fn main() {
     let config = Config::connect_four(6, 7);
     let stop = AtomicBool::new(false);
-    let mut solver = Solver::<u64>::new(6, 7);
+    let mut solver = Solver::<u64>::without_book(6, 7);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in std::io::stdin().lock().lines() {

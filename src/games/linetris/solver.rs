@@ -23,7 +23,11 @@
 //!   on 85 bits of their keys, and the solver could not finish such boards anyway.
 //! - A second, small table (65,521 entries, whole keys) takes the positions with few
 //!   empty cells: their subtrees are cheap, and a table that fits the cache saves the
-//!   memory misses that dominate short solves.
+//!   memory misses that dominate short solves. It also takes every position during
+//!   the first 131,072 nodes of a solve (its *small phase*): most solves of early
+//!   positions that end soon (Pons' `Test_L1_R1`) never need more, and would otherwise
+//!   pay a main-table miss at every node. A solve that goes on moves the small table's
+//!   positions with more empty cells to the main table and carries on as before.
 //! - Symmetry: deep enough in the tree (many empty cells) the key is that of the
 //!   position or its mirror image, whichever is smaller, and a symmetric position
 //!   only tries the moves of its left half.
@@ -202,6 +206,12 @@ pub struct Solver<B: Bits> {
     pub mirror_min_empties: u32,
     /// Positions with this many empty cells or fewer use the small table.
     pub near_max_empties: u32,
+    /// The first this many nodes of a solve use the small table at any depth.
+    pub small_solve_nodes: u64,
+    /// Whether the current solve is in its small phase.
+    small_phase: bool,
+    /// `nodes` from which the current solve leaves its small phase.
+    small_until: u64,
     /// Whether to take the built-in book of each board size.
     use_book: bool,
     book: Option<Arc<Book>>,
@@ -227,6 +237,8 @@ struct Learning {
 
 /// Entries of the small table: a prime near 2^16.
 pub const NEAR_SIZE: u64 = 65_521;
+/// Nodes of a solve's small phase (see [`Solver::small_solve_nodes`]).
+pub const SMALL_SOLVE_NODES: u64 = 1 << 17;
 
 impl<B: Bits> Solver<B> {
     /// A solver for a board, with its built-in opening book if there is one.
@@ -261,6 +273,9 @@ impl<B: Bits> Solver<B> {
             table_min_empties: 0,
             mirror_min_empties: 0,
             near_max_empties: 0,
+            small_solve_nodes: 0,
+            small_phase: false,
+            small_until: 0,
             use_book,
             book: None,
             book_empties: u32::MAX,
@@ -297,6 +312,7 @@ impl<B: Bits> Solver<B> {
         self.table_min_empties = 0;
         self.mirror_min_empties = if rows == 6 && cols == 7 { 20 } else { 0 };
         self.near_max_empties = 16;
+        self.small_solve_nodes = SMALL_SOLVE_NODES;
         let book = if self.use_book {
             book::embedded(rows, cols)
         } else {
@@ -531,6 +547,44 @@ impl<B: Bits> Solver<B> {
         }
     }
 
+    /// Ends a solve's small phase: the small table's positions with more empty cells
+    /// than `near_max_empties` move to the main table, where they are looked up from
+    /// now on.
+    #[cold]
+    #[inline(never)]
+    fn end_small_phase(&mut self) {
+        self.small_phase = false;
+        let width = self.geo.rows + 1;
+        let field = (1u128 << width) - 1;
+        let cells = self.geo.rows * self.geo.cols;
+        for i in 0..self.near.entries.len() {
+            let entry = self.near.entries[i];
+            let (key, value) = (entry.key, entry.value);
+            if value == 0 {
+                continue;
+            }
+            // A column of height h holds own + 2^h - 1 in [2^h - 1, 2^(h+1) - 2]: its
+            // height is the bit length of the field plus 1, less 1.
+            let k = key.to_u128();
+            let pieces: u32 = (0..self.geo.cols)
+                .map(|c| 127 - (((k >> (c * width)) & field) + 1).leading_zeros())
+                .sum();
+            if cells - pieces > self.near_max_empties {
+                self.table.put(Self::main_index(key), key.truncate(), value);
+            }
+        }
+    }
+
+    /// The main table's index of a key (a constant modulus: no division).
+    #[inline(always)]
+    fn main_index(key: B) -> usize {
+        if B::BITS == 64 {
+            key.modulo(TABLE_SIZE)
+        } else {
+            key.modulo(LARGE_TABLE_SIZE)
+        }
+    }
+
     #[inline(always)]
     fn store(&mut self, near: bool, index: usize, key: B, code: u8) {
         if near {
@@ -544,11 +598,15 @@ impl<B: Bits> Solver<B> {
     /// a winning move for the side to move.
     fn negamax(&mut self, p: Pos<B>, mut alpha: i32, mut beta: i32, stop: &AtomicBool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0x3fff == 0
-            && (stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|end| Instant::now() >= end))
-        {
-            self.aborted = true;
+        if self.nodes & 0x3fff == 0 {
+            if self.small_phase && self.nodes >= self.small_until {
+                self.end_small_phase();
+            }
+            if stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|end| Instant::now() >= end)
+            {
+                self.aborted = true;
+            }
         }
         if self.aborted {
             return 0;
@@ -582,7 +640,7 @@ impl<B: Bits> Solver<B> {
             }
         }
         let use_table = p.empties >= self.table_min_empties;
-        let near = p.empties <= self.near_max_empties;
+        let near = p.empties <= self.near_max_empties || self.small_phase;
         let mut index = 0;
         let mut key = B::ZERO;
         if use_table {
@@ -595,7 +653,7 @@ impl<B: Bits> Solver<B> {
                 index = key.modulo(NEAR_SIZE);
                 i32::from(self.near.get(index, key))
             } else {
-                index = key.modulo(self.table.size);
+                index = Self::main_index(key);
                 i32::from(self.table.get(index, key.truncate()))
             };
             if value != 0 {
@@ -658,6 +716,8 @@ impl<B: Bits> Solver<B> {
             return None;
         }
         self.aborted = false;
+        self.small_phase = self.small_solve_nodes > 0;
+        self.small_until = self.nodes.saturating_add(self.small_solve_nodes);
         if self.winning_moves(p) != B::ZERO {
             return Some((p.empties as i32 + 1) / 2);
         }
@@ -772,5 +832,65 @@ mod tests {
         // One empty cell... a win now scores (1 + 1) / 2 = 1.
         assert_eq!(score_to_value(1, 1), Value::Win(1));
         assert_eq!(score_to_value(-1, 2), Value::Loss(2));
+    }
+
+    /// The first `count` lines of Pons' test set `name` (tests/data/connect4): the
+    /// position (side to move's pieces, all pieces) and its exact score.
+    fn pons_set(geo: &Geometry<u64>, name: &str, count: usize) -> Vec<(String, u64, u64, i32)> {
+        let path = format!(
+            "{}/tests/data/connect4/Test_{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("the test sets are in the repository");
+        let mut out = Vec::new();
+        for line in text.lines().take(count) {
+            let (moves, score) = line.split_once(' ').expect("moves and score");
+            let (mut own, mut mask) = (0u64, 0u64);
+            for c in moves.bytes() {
+                let cell = geo.drop_cell(mask, u32::from(c - b'1'));
+                assert_ne!(cell, 0, "{line}: a full column");
+                own ^= mask;
+                mask |= cell;
+            }
+            out.push((line.to_string(), own, mask, score.parse().expect("a score")));
+        }
+        out
+    }
+
+    #[test]
+    fn the_small_phase_keeps_every_score_of_pons_sets() {
+        // Without the small phase, with it, and with a short one that ends (moving
+        // positions to the main table) in most of the longer solves.
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::<u64>::without_book(6, 7);
+        let geo = *solver.geometry();
+        let sets = [
+            ("L3_R1", 100),
+            ("L2_R1", 100),
+            ("L1_R1", 100),
+            ("L2_R2", 10),
+            ("L1_R2", 2),
+        ];
+        let mut ended = 0;
+        for phase in [0, 1 << 14, SMALL_SOLVE_NODES] {
+            solver.small_solve_nodes = phase;
+            for (name, count) in sets {
+                for (line, own, mask, score) in pons_set(&geo, name, count) {
+                    solver.clear();
+                    solver.reset_nodes();
+                    let p = solver.position(own, mask);
+                    assert_eq!(
+                        solver.solve_score(p, &stop),
+                        Some(score),
+                        "{line}, phase {phase}"
+                    );
+                    if phase > 0 && solver.nodes() >= phase + (1 << 14) {
+                        ended += 1;
+                    }
+                }
+            }
+        }
+        // The phase ended in some solves (the migration was exercised).
+        assert!(ended >= 3, "{ended}");
     }
 }
