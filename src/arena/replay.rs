@@ -104,7 +104,7 @@ fn time_control(spec: &EngineSpec) -> String {
 }
 
 /// The game of `record` as PGN: the tags (Event, Site, Date, Round, P1, P2, White,
-/// Black, Result, Game, each game option, FEN and SetUp when the start is not the
+/// Black, Result, Game, each game option (given or default), FEN and SetUp when the start is not the
 /// start position, TimeControl, Termination, and the referee's Reason and Detail)
 /// and every move from the start with who made it.
 pub fn pgn_game<G: Game>(
@@ -129,10 +129,10 @@ pub fn pgn_game<G: Game>(
     pgn.set_tag("Black", record.p2.clone());
     pgn.set_tag("Result", result);
     pgn.set_tag("Game", record.name.clone());
-    for (name, value) in &record.options {
-        // The option's own name, whatever case it was given in.
-        let name = crate::options::find_option::<G>(name).map_or(name.as_str(), |(_, s)| s.name);
-        pgn.set_tag(name, value.clone());
+    // Every option of the game, given or default, by its own name.
+    let values = crate::options::values_from_pairs::<G>(&record.options)?;
+    for (spec, value) in G::option_specs().iter().zip(values) {
+        pgn.set_tag(spec.name, spec.kind.format_value(value));
     }
     if let Some(fen) = &replay.fen {
         pgn.set_tag("FEN", fen.clone());
@@ -227,6 +227,13 @@ mod tests {
         };
         let pgn = pgn_game::<Linetris>(&config, &record, &context).unwrap();
         assert_eq!(pgn.tag("Rows"), Some("5"));
+        // The options not given are tagged with their defaults.
+        let columns = Linetris::option_specs()
+            .iter()
+            .find(|spec| spec.name == "Cols")
+            .map(|spec| spec.kind.format_value(spec.kind.default_value()));
+        assert!(columns.is_some());
+        assert_eq!(pgn.tag("Cols").map(str::to_string), columns);
         assert_eq!(pgn.tag("FEN"), Some(start.as_str()));
         assert_eq!(pgn.tag("SetUp"), Some("1"));
         assert_eq!(pgn.tag("Termination"), Some("adjudication"));
@@ -286,7 +293,13 @@ mod tests {
         assert_eq!(pgn.result, "0-1");
         assert_eq!(
             pgn.moves,
-            vec![PgnMove::new(0, "d1c1"), PgnMove::new(1, "d5c5")]
+            vec![
+                PgnMove {
+                    comment: Some(pgn::BOOK.to_string()),
+                    ..PgnMove::new(0, "d1c1")
+                },
+                PgnMove::new(1, "d5c5")
+            ]
         );
     }
 }
