@@ -1052,9 +1052,10 @@ fn a_gauntlet_logs_and_units() {
 
 #[test]
 fn repeated_games_are_warned_of() {
-    // From the start position, deterministic engines play the same two games again.
+    // From the start position (`--random-plies 0`; with no openings at all, the
+    // game's suite), deterministic engines play the same two games again.
     let mut args: Vec<&str> = QUICK.to_vec();
-    args.extend(["--games", "6"]);
+    args.extend(["--games", "6", "--random-plies", "0"]);
     let run = run_match(&args, "repeats", Duration::from_secs(60));
     assert!(run.success, "{}{}", run.stdout, run.stderr);
     assert!(
