@@ -342,6 +342,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
             }
         }
         drop(sender);
+        let mut sprt_decided = false;
         loop {
             let done = match receiver.recv_timeout(Duration::from_millis(100)) {
                 Ok(done) => done,
@@ -353,6 +354,12 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
+            if sprt_decided {
+                // A worker started this game before the SPRT's stop reached it. Not
+                // counted (nor written), so that a match stopped by its SPRT sums the
+                // same games on any machine, however fast its workers pick up a job.
+                continue;
+            }
             if INTERRUPTED.load(Ordering::SeqCst) {
                 // Finished as the user stopped the match: still counted.
                 stop.store(true, Ordering::SeqCst);
@@ -394,6 +401,7 @@ fn run_game<G: Game>(config: &MatchConfig) -> Result<MatchSummary, String> {
                 record.pair_reason = Some(result.reason.describe(a, b, counted));
             }
             if stats.sprt.is_some() {
+                sprt_decided = true;
                 stop.store(true, Ordering::Relaxed);
             }
             log::info!(
