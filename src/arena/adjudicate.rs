@@ -13,9 +13,9 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::game::{Game, Outcome, Record, Value};
 use crate::games::{self, GameVisitor};
@@ -109,22 +109,9 @@ fn record_of<G: Game>(config: &G::Config, position: &str) -> Option<Record<G>> {
 /// The verdict on the record's position from the oracle's tables, then its solver.
 pub fn judge<G: Strategy>(oracle: &G::Oracle, record: &Record<G>) -> Option<Verdict> {
     let state = record.state();
-    let value = oracle.probe(state).or_else(|| {
-        let stop = AtomicBool::new(false);
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                let end = Instant::now() + SOLVE_BUDGET;
-                while !done.load(Ordering::Relaxed) && Instant::now() < end {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                stop.store(true, Ordering::Relaxed);
-            });
-            let solution = oracle.solve(state, &stop);
-            done.store(true, Ordering::Relaxed);
-            solution.map(|s| s.value)
-        })
-    })?;
+    let value = oracle
+        .probe(state)
+        .or_else(|| super::suite::solve_within(oracle, state, SOLVE_BUDGET))?;
     let side = state.side_to_move();
     let (outcome, detail) = match value {
         Value::Win(plies) => (

@@ -341,7 +341,11 @@ fn walk<G: Game>(
 }
 
 /// The exact value by the game's solver, if it finds it within `budget`.
-fn solve_within<G: Strategy>(oracle: &G::Oracle, state: &G, budget: Duration) -> Option<Value> {
+pub(crate) fn solve_within<G: Strategy>(
+    oracle: &G::Oracle,
+    state: &G,
+    budget: Duration,
+) -> Option<Value> {
     let stop = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
