@@ -256,6 +256,19 @@ pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// `Elo +12.3 [-4.0, +28.6] (95%)` for an estimate and its interval, `Elo -` for none.
+pub fn format_elo_interval(elo: Option<(f64, f64, f64)>) -> String {
+    match elo {
+        Some((elo, low, high)) => format!(
+            "Elo {} [{}, {}] (95%)",
+            format_elo(elo),
+            format_elo(low),
+            format_elo(high)
+        ),
+        None => "Elo -".to_string(),
+    }
+}
+
 /// `+12.3`, `-inf`.
 pub fn format_elo(elo: f64) -> String {
     if elo.is_infinite() {

@@ -241,15 +241,7 @@ impl MatchSummary {
                 .units
                 .score()
                 .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-            let elo = match p.units.elo() {
-                Some((elo, low, high)) => format!(
-                    "Elo {} [{}, {}] (95%)",
-                    stats::format_elo(elo),
-                    stats::format_elo(low),
-                    stats::format_elo(high)
-                ),
-                None => "Elo -".to_string(),
-            };
+            let elo = stats::format_elo_interval(p.units.elo());
             line(
                 &mut out,
                 format!(
@@ -265,15 +257,7 @@ impl MatchSummary {
                 );
             } else if p.pairs.total() > 0 {
                 let (mean, _) = p.pairs.mean_and_variance().unwrap_or((0.5, 0.0));
-                let elo = match p.pairs.elo() {
-                    Some((elo, low, high)) => format!(
-                        "Elo {} [{}, {}] (95%)",
-                        stats::format_elo(elo),
-                        stats::format_elo(low),
-                        stats::format_elo(high)
-                    ),
-                    None => "Elo -".to_string(),
-                };
+                let elo = stats::format_elo_interval(p.pairs.elo());
                 line(
                     &mut out,
                     format!(
