@@ -17,6 +17,7 @@
 
 pub mod alphabeta;
 pub mod eval;
+pub mod exact;
 pub mod level;
 pub mod mcts;
 pub mod oracle;

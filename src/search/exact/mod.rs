@@ -1,0 +1,2 @@
+//! The exact-solving layer: what every exact solver and table of the engine shares,
+//! naming no game. (Being filled in: issue 35.)
