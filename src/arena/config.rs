@@ -122,7 +122,7 @@ impl Limits {
     }
 
     /// Sets one limit from `key=value` words; `Ok(false)` if `key` is not a limit.
-    pub(super) fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
         let positive = |what: &str| {
             value
                 .parse::<u64>()
@@ -157,7 +157,7 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// `setoption` pairs, in the order given.
     pub options: Vec<(String, String)>,
-    /// The engine's own limits (merged with the match-wide ones by [`parse_args`](super::parse_args)).
+    /// The engine's own limits (merged with the match-wide ones by the command line).
     pub limits: Limits,
 }
 
@@ -221,7 +221,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 
 impl EngineSpec {
     /// Reads an `--engine` spec (see `tabuleiro match --help`); `self_path` is what
-    /// `self` means. The name is left empty when not given ([`parse_args`](super::parse_args)
+    /// `self` means. The name is left empty when not given (the command line
     /// fills it in).
     pub fn parse(text: &str, self_path: &std::path::Path) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {

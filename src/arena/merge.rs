@@ -7,50 +7,24 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
-
 use super::config::{EngineSpec, Limits, MatchConfig, OpeningSource};
 use super::record::{self, GameRecord};
 use super::replay;
 use super::sprt::{Decision, Sprt};
 use super::stats::MoveTimes;
 use super::summary::{MatchSummary, PairingStats};
-use crate::cli;
 use crate::game::{Game, Player, Scoring};
 use crate::games::{self, GameVisitor};
 use crate::options;
 
-/// The flags of `tabuleiro match merge`.
-#[derive(Args, Clone, Debug)]
-#[command(
-    about = "The one summary of a match played in shards, from their JSON lines",
-    help_template = cli::SUBCOMMAND_HELP,
-    override_usage = "tabuleiro match merge [--sprt E0,E1] FILE…"
-)]
-pub struct MergeFlags {
-    #[arg(
-        value_name = "FILE",
-        required = true,
-        help = "The --out files of the shards"
-    )]
-    pub files: Vec<PathBuf>,
-    #[arg(
-        long,
-        value_name = "E0,E1",
-        allow_hyphen_values = true,
-        value_parser = Sprt::parse,
-        help = "E0,E1[,ALPHA,BETA]: the SPRT on all the games"
-    )]
-    pub sprt: Option<Sprt>,
-}
-
-/// Reads the files and prints the summary.
-pub fn main(flags: &MergeFlags) -> Result<String, String> {
+/// Reads the `--out` files and renders their summary, with the SPRT `sprt` taken on
+/// all the games.
+pub fn main(files: &[PathBuf], sprt: Option<Sprt>) -> Result<String, String> {
     let mut records = Vec::new();
-    for path in &flags.files {
+    for path in files {
         records.extend(record::read_file(path)?);
     }
-    let (summary, config) = merge(records, flags.files.len(), flags.sprt)?;
+    let (summary, config) = merge(records, files.len(), sprt)?;
     Ok(summary.render(&config))
 }
 

@@ -1,7 +1,7 @@
 //! `tabuleiro match`: engine-versus-engine matches refereed by our own rules.
 //!
-//! - [`args`] reads the command line (with clap) into a [`MatchConfig`] ([`config`]:
-//!   engines, game and options, limits, openings, scheduling).
+//! - A match is described by a [`MatchConfig`] ([`config`]: engines, game and options,
+//!   limits, openings, scheduling), plain data that the command line fills in.
 //! - [`schedule`] checks everything against the chosen game (through
 //!   [`crate::games::visit`], so each game joins for free), then plays the games on
 //!   `--concurrency` worker threads, each with its own engine processes
@@ -20,7 +20,6 @@
 //!   ([`stats::score_pair`]); others game by game.
 
 pub mod adjudicate;
-pub mod args;
 pub mod config;
 pub mod engine_process;
 pub mod merge;
@@ -35,7 +34,6 @@ pub mod stats;
 pub mod suite;
 pub mod summary;
 
-pub use args::{MatchCommand, MatchFlags, parse_args};
 pub use config::{EngineSpec, Limits, MatchConfig, OpeningSource, TimeControl, split_words};
 pub use record::GameRecord;
 pub use schedule::run;
@@ -50,16 +48,11 @@ pub fn main(config: &MatchConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `tabuleiro match …` as read from the command line (`game`: the one chosen
-/// before `match`): `match merge FILE…`, or a match.
-pub fn main_flags(flags: MatchFlags, game: Option<&'static str>) -> Result<(), String> {
-    match flags.command.clone() {
-        Some(MatchCommand::Merge(merge)) => {
-            print(&merge::main(&merge)?);
-            Ok(())
-        }
-        None => main(&flags.config(game)?),
-    }
+/// Runs `tabuleiro match merge FILE…`: prints the one summary of the shards' `--out`
+/// files, with the SPRT `sprt` on all their games.
+pub fn main_merge(files: &[std::path::PathBuf], sprt: Option<sprt::Sprt>) -> Result<(), String> {
+    print(&merge::main(files, sprt)?);
+    Ok(())
 }
 
 fn print(text: &str) {

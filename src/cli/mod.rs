@@ -1,26 +1,32 @@
-//! The `tabuleiro` command line, read by clap: with no command the UGI engine on
-//! stdin/stdout; `play`, `match` and `bench` as subcommands, whose flags live with
-//! their code ([`crate::play::PlayFlags`], [`crate::arena::MatchFlags`]). Also the
-//! value parsers they share, and the one form of every error: `tabuleiro: WHAT`, then
-//! `Try 'tabuleiro [COMMAND] --help'.`, exit code 2.
+//! The `tabuleiro` command line, read by clap, and the only code that knows clap:
+//! with no command the UGI engine on stdin/stdout; `play`, `match`, `openings` and
+//! `bench` as subcommands, each with its flags in a file here ([`play`], [`r#match`],
+//! [`openings`]) that resolves them into the plain structs the code below takes
+//! ([`crate::play::PlayArgs`], [`crate::arena::MatchConfig`],
+//! [`crate::arena::suite::SuiteSpec`]); nothing below imports this module. [`parse`]
+//! holds the value parsers they share. Every error has one form: `tabuleiro: WHAT`,
+//! then `Try 'tabuleiro [COMMAND] --help'.`, exit code 2.
+
+pub mod r#match;
+pub mod openings;
+pub mod parse;
+pub mod play;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{Args, FromArgMatches, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
-use crate::arena::{self, MatchFlags};
+use crate::arena;
 use crate::bench;
 use crate::games;
-use crate::options;
-use crate::play::{self, PlayFlags};
 use crate::session;
-
-/// The help layout of `play`, `match` and `bench`: the one-line summary (also shown in
-/// `tabuleiro --help`), a paragraph (`before_help`), the usage, the flags, a closing
-/// note (`after_help`).
-pub const SUBCOMMAND_HELP: &str =
-    "{about-with-newline}\n{before-help}{usage-heading} {usage}\n\n{all-args}{after-help}";
+use r#match::{MatchCommand, MatchFlags};
+use openings::OpeningsFlags;
+pub use parse::{
+    SUBCOMMAND_HELP, Whole, game_help, game_name, message, option_pair, parse_flags, whole,
+};
+use play::PlayFlags;
 
 /// The whole command line.
 #[derive(Parser, Debug)]
@@ -59,7 +65,7 @@ pub enum Command {
     Play(PlayFlags),
     Match(Box<MatchFlags>),
     Bench(BenchFlags),
-    Openings(arena::suite::OpeningsFlags),
+    Openings(OpeningsFlags),
 }
 
 /// The arguments of `tabuleiro bench`.
@@ -113,74 +119,6 @@ fn start_game_help() -> String {
     )
 }
 
-/// The help of the `--game` of subcommand `command`.
-pub fn game_help(command: &str) -> String {
-    format!(
-        "{names}\n(default: the game before '{command}', else {default})",
-        names = games::NAMES.join(", "),
-        default = games::DEFAULT,
-    )
-}
-
-/// Reads a game name (case-insensitive) as its canonical spelling.
-pub fn game_name(text: &str) -> Result<&'static str, String> {
-    games::canonical(text).ok_or_else(|| {
-        format!(
-            "unknown game '{text}' (the games are: {})",
-            games::NAMES.join(", ")
-        )
-    })
-}
-
-/// An unsigned type a flag reads with [`whole`].
-pub trait Whole: std::str::FromStr + std::fmt::Display + Sized {
-    const MAX: Self;
-}
-
-impl Whole for u32 {
-    const MAX: u32 = u32::MAX;
-}
-
-impl Whole for u64 {
-    const MAX: u64 = u64::MAX;
-}
-
-/// Reads a whole number `0..=T::MAX`.
-pub fn whole<T: Whole>(text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("'{text}' is not a whole number 0..{}", T::MAX))
-}
-
-/// Reads `Name=Value` ([`options::parse_pair`]).
-pub fn option_pair(text: &str) -> Result<(String, String), String> {
-    options::parse_pair(text)
-}
-
-/// Reads the arguments of subcommand `name` alone (for `parse_args` functions and tests).
-pub fn parse_flags<F: Args + FromArgMatches>(
-    name: &'static str,
-    args: &[String],
-) -> Result<F, String> {
-    let command = F::augment_args(clap::Command::new(name));
-    command
-        .try_get_matches_from(std::iter::once(name.to_string()).chain(args.iter().cloned()))
-        .and_then(|matches| F::from_arg_matches(&matches))
-        .map_err(|error| message(&error))
-}
-
-/// The words of a clap error without its `error: ` prefix, usage and help hint (the
-/// caller names the help to read).
-fn message(error: &clap::Error) -> String {
-    let text = error.render().to_string();
-    let text = text.strip_prefix("error: ").unwrap_or(&text);
-    let end = ["\nUsage:", "\nFor more information"]
-        .iter()
-        .filter_map(|marker| text.find(marker))
-        .min()
-        .unwrap_or(text.len());
-    text[..end].trim_end().to_string()
-}
-
 /// Runs `tabuleiro ARGS` (the program's name first).
 pub fn main(args: Vec<OsString>) -> ExitCode {
     let cli = match Cli::try_parse_from(&args) {
@@ -202,18 +140,27 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     };
     let (command, result) = match cli.command {
         None => (None, session::run(cli.game.unwrap_or(games::DEFAULT))),
-        Some(Command::Play(flags)) => (Some("play"), play::run(flags.resolve(cli.game))),
-        Some(Command::Match(flags)) => (Some("match"), arena::main_flags(*flags, cli.game)),
+        Some(Command::Play(flags)) => (Some("play"), crate::play::run(flags.resolve(cli.game))),
+        Some(Command::Match(flags)) => (Some("match"), run_match(*flags, cli.game)),
         Some(Command::Bench(flags)) => {
             let report = bench::run(flags.depth, &|part| println!("info string {part}"));
             println!("{}", report.summary());
             (Some("bench"), Ok(()))
         }
-        Some(Command::Openings(flags)) => (Some("openings"), arena::suite::run(flags, cli.game)),
+        Some(Command::Openings(flags)) => (Some("openings"), openings::run(flags, cli.game)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(why) => fail(&why, command),
+    }
+}
+
+/// Runs `tabuleiro match …` (`game`: the one chosen before `match`): `match merge
+/// FILE…`, or a match.
+fn run_match(flags: MatchFlags, game: Option<&'static str>) -> Result<(), String> {
+    match &flags.command {
+        Some(MatchCommand::Merge(merge)) => arena::main_merge(&merge.files, merge.sprt),
+        None => arena::main(&flags.config(game)?),
     }
 }
 

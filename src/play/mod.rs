@@ -1,9 +1,9 @@
 //! `tabuleiro play`: play any game in the terminal, against the engine or a friend,
 //! or watch the engine play itself.
 //!
-//! - [`args`] reads the command line (with clap) into [`PlayArgs`]; [`run`] starts the
-//!   game chosen at run time through [`crate::games::visit`], so every game plays here
-//!   without any code of its own.
+//! - [`args`] holds [`PlayArgs`], what the command line asked for, as plain data;
+//!   [`run`] starts the game chosen at run time through [`crate::games::visit`], so
+//!   every game plays here without any code of its own.
 //! - `game_loop` holds the game (`Play`) and its loop: it draws the board after every
 //!   move ([`board`], from the game's FEN, with the glyphs of the game's [`Look`](crate::game::look::Look)) and gives the
 //!   turn to a human or to the engine.
@@ -28,7 +28,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use crate::games::{self, GameVisitor};
 use crate::options;
 use crate::search::Strategy;
-pub use args::{DEFAULT_MOVETIME_MS, Kind, PlayArgs, PlayFlags, parse_args};
+pub use args::{DEFAULT_MOVETIME_MS, Kind, PlayArgs};
 use board::Style;
 use game_loop::Play;
 

@@ -1,6 +1,7 @@
-//! The command line of `tabuleiro match` ([`MatchFlags`], read by clap) and its
-//! resolution into a [`MatchConfig`]: engine specs read, named and given the
-//! match-wide limits, openings chosen, cross-checks made.
+//! The flags of `tabuleiro match` ([`MatchFlags`], read by clap) and of `match merge`
+//! ([`MergeFlags`]), and their resolution into the plain [`MatchConfig`] that
+//! [`crate::arena`] plays: engine specs read, named and given the match-wide limits,
+//! openings chosen, cross-checks made.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -8,10 +9,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::config::{EngineSpec, Limits, MatchConfig, OpeningSource};
-use super::merge::MergeFlags;
-use super::sprt::Sprt;
-use crate::cli;
+use super::parse::{SUBCOMMAND_HELP, game_name, option_pair, parse_flags, whole};
+use crate::arena::sprt::Sprt;
+use crate::arena::{EngineSpec, Limits, MatchConfig, OpeningSource};
 use crate::game::{Scoring, TieBreak};
 use crate::games::{self, GameVisitor};
 use crate::search::Strategy;
@@ -71,7 +71,7 @@ fn after_help() -> String {
 Plays games between UGI engines and referees them with tabuleiro's own rules:
 illegal moves, garbage, a flag fall, a hang or a crash lose the game for the
 engine at fault; the match goes on (a crashed or hung engine is restarted).",
-    help_template = cli::SUBCOMMAND_HELP,
+    help_template = SUBCOMMAND_HELP,
     override_usage = "tabuleiro match --engine SPEC --engine SPEC [--engine SPEC …] [options]\n       \
                       tabuleiro match merge [--sprt E0,E1] FILE…",
     disable_help_subcommand = true,
@@ -92,7 +92,7 @@ pub struct MatchFlags {
     #[arg(
         long,
         value_name = "NAME",
-        value_parser = cli::game_name,
+        value_parser = game_name,
         help_heading = GAME,
         help = game_help()
     )]
@@ -100,7 +100,7 @@ pub struct MatchFlags {
     #[arg(
         long = "option",
         value_name = "N=V",
-        value_parser = cli::option_pair,
+        value_parser = option_pair,
         help_heading = GAME,
         help = "A game option (e.g. Rows=6), checked here and sent\n\
                 to every engine; repeat for more"
@@ -128,7 +128,7 @@ pub struct MatchFlags {
     pub nodes: Option<String>,
     #[arg(
         long,
-        value_parser = cli::whole::<u64>,
+        value_parser = whole::<u64>,
         value_name = "MS",
         default_value_t = 0,
         hide_default_value = true,
@@ -142,7 +142,7 @@ pub struct MatchFlags {
     pub grace: u64,
     #[arg(
         long,
-        value_parser = cli::whole::<u64>,
+        value_parser = whole::<u64>,
         value_name = "MS",
         default_value_t = 30_000,
         hide_default_value = true,
@@ -156,7 +156,7 @@ pub struct MatchFlags {
     pub timeout: u64,
     #[arg(
         long,
-        value_parser = cli::whole::<u32>,
+        value_parser = whole::<u32>,
         value_name = "N",
         default_value_t = 1000,
         hide_default_value = true,
@@ -189,7 +189,7 @@ pub struct MatchFlags {
     pub openings: Option<PathBuf>,
     #[arg(
         long,
-        value_parser = cli::whole::<u32>,
+        value_parser = whole::<u32>,
         value_name = "N",
         help_heading = OPENINGS,
         help = "N random legal plies from the start instead (0:\nthe start position)"
@@ -197,7 +197,7 @@ pub struct MatchFlags {
     pub random_plies: Option<u32>,
     #[arg(
         long,
-        value_parser = cli::whole::<u64>,
+        value_parser = whole::<u64>,
         value_name = "S",
         help_heading = OPENINGS,
         help = "Seed for --random-plies (default: from the clock,\nprinted)"
@@ -300,6 +300,30 @@ pub enum MatchCommand {
     Merge(MergeFlags),
 }
 
+/// The flags of `tabuleiro match merge`.
+#[derive(Args, Clone, Debug)]
+#[command(
+    about = "The one summary of a match played in shards, from their JSON lines",
+    help_template = SUBCOMMAND_HELP,
+    override_usage = "tabuleiro match merge [--sprt E0,E1] FILE…"
+)]
+pub struct MergeFlags {
+    #[arg(
+        value_name = "FILE",
+        required = true,
+        help = "The --out files of the shards"
+    )]
+    pub files: Vec<PathBuf>,
+    #[arg(
+        long,
+        value_name = "E0,E1",
+        allow_hyphen_values = true,
+        value_parser = Sprt::parse,
+        help = "E0,E1[,ALPHA,BETA]: the SPRT on all the games"
+    )]
+    pub sprt: Option<Sprt>,
+}
+
 /// Reads `K/N` (1 ≤ K ≤ N).
 fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     let (k, n) = text
@@ -315,7 +339,7 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 fn game_help() -> String {
     format!(
         "{};\nsent to engines that list a Game option",
-        cli::game_help("match")
+        super::parse::game_help("match")
     )
 }
 
@@ -397,7 +421,7 @@ impl MatchFlags {
 
 /// Reads the arguments after `match`.
 pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
-    cli::parse_flags::<MatchFlags>("match", args)?.config(None)
+    parse_flags::<MatchFlags>("match", args)?.config(None)
 }
 
 fn clock_seed() -> u64 {
@@ -439,8 +463,8 @@ fn name_engines(engines: &mut [EngineSpec]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::split_words;
     use super::*;
+    use crate::arena::split_words;
 
     fn args(text: &str) -> Vec<String> {
         split_words(text).unwrap()
