@@ -1,5 +1,7 @@
-//! Fabrik: random games checked against the naive rules of `tests/common/naive/fabrik.rs`,
-//! the rules cases of SPEC §2, and round trips over random games.
+//! Fabrik: the rules cases of SPEC §2, notation, and the threat and forcing helpers on
+//! random positions. Random games against the naive rules of
+//! `tests/common/naive/fabrik.rs`, with round trips, are in the shared suite
+//! (`tests/invariants.rs`).
 
 #[path = "common/naive.rs"]
 mod naive;
@@ -24,59 +26,6 @@ fn fen(text: &str) -> Fabrik {
 
 fn is_legal(state: &Fabrik, text: &str) -> bool {
     state.legal_move(text).is_ok()
-}
-
-#[test]
-fn naive_generator_agrees_over_random_games_of_every_size() {
-    let mut rng = Xorshift::new(55);
-    let mut positions = 0;
-    let mut relocations = 0;
-    let mut no_placement = 0;
-    for size in 7..=11u8 {
-        for length in [4u8, 5] {
-            for _ in 0..2 {
-                let mut state = Fabrik::start(&config(size, length));
-                let mut naive = Naive::from_fen(&state.fen(), length as usize);
-                loop {
-                    let mut expected = naive.moves();
-                    expected.sort();
-                    let got = engine_move_texts(&state);
-                    assert_eq!(got, expected, "{}", state.fen());
-                    assert_eq!(state.count_moves(), got.len() as u64, "{}", state.fen());
-                    positions += 1;
-                    // Over by a line, or lost by the side to move without a placement.
-                    let naive_outcome = match naive.winner {
-                        Some(w) => Some(w == 'x'),
-                        None if expected.is_empty() => Some(naive.side == 'o'),
-                        None => None,
-                    };
-                    assert_eq!(
-                        state.outcome().map(|o| o == Outcome::Win(Player::P1)),
-                        naive_outcome,
-                        "{}",
-                        state.fen()
-                    );
-                    if got.is_empty() {
-                        no_placement += usize::from(naive.winner.is_none());
-                        break;
-                    }
-                    relocations += got.iter().filter(|m| m.len() > 4).count();
-                    let text = &got[rng.index(got.len())];
-                    engine_play(&mut state, text);
-                    naive.play(text);
-                    assert_eq!(
-                        state.side_to_move() == Player::P1,
-                        naive.side == 'x',
-                        "turn after {text}"
-                    );
-                }
-            }
-        }
-    }
-    assert!(positions > 300, "{positions}");
-    assert!(relocations > 10_000, "{relocations}");
-    // Random play on small boards sometimes ends with a side unable to place.
-    assert!(no_placement > 0);
 }
 
 // ---------------------------------------------------------------------------------
@@ -319,44 +268,6 @@ fn a_side_that_cannot_place_loses() {
 
 // ---------------------------------------------------------------------------------
 // Notation, FEN and hashing.
-
-#[test]
-fn fen_move_and_hash_round_trips_over_random_games() {
-    let mut rng = Xorshift::new(7);
-    let mut checked = 0;
-    for game in 0..30 {
-        let config = config(7 + (game % 5) as u8, 4 + (game % 2) as u8);
-        let mut state = Fabrik::start(&config);
-        let mut seen = std::collections::HashMap::new();
-        let mut moves = Vec::new();
-        loop {
-            let text = state.fen();
-            let reread = Fabrik::from_fen(&config, &text).unwrap();
-            assert_eq!(reread.fen(), text);
-            assert_eq!(reread, state, "{text}");
-            assert_eq!(state.hash(), state.hash_from_scratch(), "{text}");
-            assert_eq!(reread.hash(), state.hash());
-            // Equal hashes for different (board, side) would be a collision: none here.
-            let board_and_side: String = text.rsplit_once(' ').unwrap().0.to_string();
-            if let Some(other) = seen.insert(state.hash(), board_and_side.clone()) {
-                assert_eq!(other, board_and_side);
-            }
-            moves.clear();
-            state.generate_moves(&mut moves);
-            for &mv in &moves {
-                let written = state.format_move(mv);
-                assert_eq!(state.parse_move(&written), Ok(mv), "{written} in {text}");
-            }
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.index(moves.len())];
-            state.play(mv);
-            checked += 1;
-        }
-    }
-    assert!(checked > 1000);
-}
 
 #[test]
 fn side_letters_and_phase_come_from_the_fen() {

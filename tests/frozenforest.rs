@@ -1,6 +1,6 @@
 //! Frozen Forest: the move trees of small forests against the naive rules of
-//! `tests/common/naive/frozenforest.rs`, the rules cases of the issue, round trips and
-//! random games.
+//! `tests/common/naive/frozenforest.rs`, the rules cases of the issue, and mangled
+//! FENs. Random games with round trips are in the shared suite (`tests/invariants.rs`).
 
 #[path = "common/naive.rs"]
 mod naive;
@@ -339,51 +339,6 @@ fn mangled_fens_never_panic() {
             let _ = evaluate(&position);
         }
     }
-}
-
-#[test]
-fn fen_moves_and_hashes_round_trip_over_random_games() {
-    let mut rng = Xorshift::new(7);
-    let mut seen: std::collections::HashMap<u64, String> = std::collections::HashMap::new();
-    for game in 0..200 {
-        let trees = 4 + (game % 7) as u8;
-        let config = Config { trees };
-        let mut position = start(trees);
-        loop {
-            let text = position.fen();
-            let again = FrozenForest::from_fen(&config, &text).expect("own FEN");
-            assert_eq!(again, position);
-            assert_eq!(again.fen(), text);
-            assert_eq!(position.hash(), again.hash());
-            assert_eq!(position.hash(), position.hash_from_scratch());
-            // Equal (board, side) ⇔ equal hash, over everything seen so far.
-            let key = text
-                .rsplit_once(' ')
-                .map(|(k, _)| k.to_string())
-                .unwrap_or_default();
-            if let Some(other) = seen.insert(position.hash(), key.clone()) {
-                assert_eq!(other, key, "hash collision");
-            }
-            let mut moves = Vec::new();
-            position.generate_moves(&mut moves);
-            assert_eq!(moves.len() as u64, position.count_moves());
-            for &mv in &moves {
-                let name = position.format_move(mv);
-                assert_eq!(position.parse_move(&name), Ok(mv));
-                assert_eq!(position.legal_move(&name), Ok(mv));
-            }
-            if moves.is_empty() {
-                assert!(position.outcome().is_some());
-                break;
-            }
-            let eval = evaluate(&position);
-            assert!(eval.abs() < 20_000);
-            let plies = position.plies();
-            position.play(moves[rng.index(moves.len())]);
-            assert_eq!(position.plies(), plies + 1);
-        }
-    }
-    assert!(seen.len() > 2000);
 }
 
 #[test]

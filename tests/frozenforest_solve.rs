@@ -6,42 +6,15 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use naive::Memo;
 use naive::frozenforest::Naive;
 use tabuleiro::game::{Game, Player, Value};
 use tabuleiro::games::frozenforest::solve::Prover;
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::Oracle;
-
-/// The value for the side to move by plain minimax: a win as fast as possible, a loss
-/// as slow as possible.
-fn minimax(board: &Naive, memo: &mut HashMap<String, Value>) -> Value {
-    let key = format!("{} {}", board.board(), board.yuki_to_move());
-    let moves = board.moves();
-    if let Some(&value) = memo.get(&key) {
-        return value;
-    }
-    let mut fastest_win: Option<u32> = None;
-    let mut slowest_loss = 0;
-    for mv in moves.iter().copied() {
-        let mut child = board.clone();
-        child.play(mv);
-        match minimax(&child, memo) {
-            Value::Loss(p) => fastest_win = Some(fastest_win.map_or(p + 1, |f| f.min(p + 1))),
-            Value::Win(p) => slowest_loss = slowest_loss.max(p + 1),
-            Value::Draw(_) => unreachable!("Frozen Forest has no draws"),
-        }
-    }
-    let value = match fastest_win {
-        Some(p) => Value::Win(p),
-        None => Value::Loss(slowest_loss),
-    };
-    memo.insert(key, value);
-    value
-}
 
 /// The same random game in both rule sets, `plies` long (shorter if it ends).
 fn random_game(trees: u8, plies: u32, rng: &mut Xorshift) -> (FrozenForest, Naive) {
@@ -67,7 +40,7 @@ fn the_solver_agrees_with_plain_minimax_on_random_small_forests() {
     let mut rng = Xorshift::new(20_261_125);
     let mut prover = Prover::default();
     let stop = AtomicBool::new(false);
-    let mut memo = HashMap::new();
+    let mut memo = Memo::new();
     let (mut wins, mut losses) = (0, 0);
     for sample in 0..40 {
         // Trees 4 after a few moves of each, Trees 5 from further in (the plain
@@ -78,7 +51,7 @@ fn the_solver_agrees_with_plain_minimax_on_random_small_forests() {
             (4, 7 + (rng.next_u64() % 8) as u32)
         };
         let (engine, plain) = random_game(trees, plies, &mut rng);
-        let expected = minimax(&plain, &mut memo);
+        let expected = naive::minimax(&plain, &mut memo);
         let solved = prover.solve(&engine, &stop).expect("no budget");
         assert_eq!(solved.value, expected, "{}", engine.fen());
         match expected {
@@ -97,7 +70,7 @@ fn the_solver_agrees_with_plain_minimax_on_random_small_forests() {
                 .find(|&m| Naive::name(m) == name)
                 .expect("the solver's move is legal in the naive rules");
             plain_child.play(naive_move);
-            let after = minimax(&plain_child, &mut memo);
+            let after = naive::minimax(&plain_child, &mut memo);
             let keeps = match (expected, after) {
                 (Value::Win(p), Value::Loss(q)) | (Value::Loss(p), Value::Win(q)) => q + 1 == p,
                 _ => false,

@@ -1,14 +1,14 @@
-//! Linetris / Connect Four: rules cases, round trips over random games checked against
-//! the naive rules of `tests/common/naive/linetris.rs`, and the exact solver against the
-//! external L3 test set and a naive minimax.
+//! Linetris / Connect Four: rules cases, and the exact solver against the external L3
+//! test set and a naive minimax. Random games against the naive rules, with FEN, move
+//! and hash round trips, are in the shared suite (`tests/invariants.rs`).
 
 #[path = "common/naive.rs"]
 mod naive;
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
+use naive::Memo;
 use naive::linetris::Naive;
 
 use tabuleiro::game::{FenError, Game, MoveError, Outcome, Player, Record, Value};
@@ -60,93 +60,6 @@ fn row_clears_change_perft_on_a_small_board() {
     let off = Linetris::start(&config(4, 4, false, 0));
     assert!(perft(&on, 8) > perft(&off, 8));
     assert_eq!(perft(&on, 4), perft(&off, 4));
-}
-
-// ---------------------------------------------------------------------------------
-// Random games against the naive implementation; FEN, move and hash round trips
-// ---------------------------------------------------------------------------------
-
-#[test]
-fn random_games_agree_with_the_naive_rules_and_round_trip() {
-    let mut rng = Xorshift::new(0x1234_5678_9abc_def1);
-    let mut seen: HashMap<String, u64> = HashMap::new();
-    let mut clears = 0;
-    let mut wins = 0;
-    let mut draws = 0;
-    for game in 0..600 {
-        let c = config(
-            4 + rng.index(7) as u32,
-            4 + rng.index(7) as u32,
-            rng.index(3) != 0,
-            if rng.index(4) == 0 {
-                10 + rng.index(60) as u32
-            } else {
-                0
-            },
-        );
-        let mut state = Linetris::start(&c);
-        let mut naive = Naive::new(&c);
-        let mut moves = Vec::new();
-        loop {
-            // Same position, same legal moves, same outcome.
-            assert_eq!(state.fen(), naive.fen(), "game {game} {c:?}");
-            assert_eq!(state.outcome(), naive.outcome(), "{}", state.fen());
-            moves.clear();
-            state.generate_moves(&mut moves);
-            let columns: Vec<usize> = moves.iter().map(|m| m.0 as usize).collect();
-            assert_eq!(columns, naive.moves(), "{}", state.fen());
-            assert_eq!(state.count_moves(), moves.len() as u64);
-            // FEN round trip, hash consistency.
-            let back = Linetris::from_fen(&c, &state.fen()).expect("own FEN reads back");
-            assert_eq!(back, state, "{}", state.fen());
-            assert_eq!(back.fen(), state.fen());
-            assert_eq!(state.hash(), state.hash_from_scratch());
-            let board_side = state.fen().rsplit_once(' ').unwrap().0.to_string();
-            let key = format!("{board_side} {}x{}", c.rows, c.cols);
-            let hash = *seen.entry(key.clone()).or_insert(state.hash());
-            assert_eq!(hash, state.hash(), "{key}: same position, different hash");
-            // The ply count is not part of the hash.
-            let later = Linetris::from_fen(&c, &format!("{board_side} 999")).unwrap();
-            assert_eq!(later.hash(), state.hash());
-            // Move round trips.
-            for &mv in &moves {
-                let text = state.format_move(mv);
-                assert_eq!(state.parse_move(&text), Ok(mv));
-                assert_eq!(state.legal_move(&text), Ok(mv));
-            }
-            if moves.is_empty() {
-                match state.outcome() {
-                    Some(Outcome::Draw) => draws += 1,
-                    Some(Outcome::Win(_)) => wins += 1,
-                    None => panic!("no moves but not over: {}", state.fen()),
-                }
-                break;
-            }
-            let mv = moves[rng.index(moves.len())];
-            let before = state.occupied().count_ones();
-            state.play(mv);
-            naive.play(mv.0 as usize);
-            if state.occupied().count_ones() < before {
-                clears += 1;
-            }
-        }
-    }
-    // The sample exercised every ending and the clear.
-    assert!(
-        clears > 100 && wins > 100 && draws > 10,
-        "{clears} {wins} {draws}"
-    );
-    // Distinct positions got distinct hashes.
-    let mut hashes: Vec<u64> = seen.values().copied().collect();
-    let total = hashes.len();
-    hashes.sort_unstable();
-    hashes.dedup();
-    // Positions of different sizes may share a board text; allow no collisions else.
-    assert_eq!(
-        hashes.len(),
-        total,
-        "hash collisions among {total} positions"
-    );
 }
 
 // ---------------------------------------------------------------------------------
@@ -378,6 +291,7 @@ fn the_solver_agrees_with_minimax_on_other_sizes() {
     let stop = AtomicBool::new(false);
     let mut rng = Xorshift::new(42);
     let mut counts = [0; 3];
+    let mut memo = Memo::new();
     for (rows, cols, empties, games) in [(4, 4, 9, 40), (4, 5, 9, 30), (5, 4, 9, 30), (8, 7, 9, 30)]
     {
         let c = config(rows, cols, false, 0);
@@ -407,24 +321,17 @@ fn the_solver_agrees_with_minimax_on_other_sizes() {
                 continue;
             }
             done += 1;
-            let expected = naive.minimax();
+            let expected = naive::minimax(&naive, &mut memo);
             let solution = solve(&state, &stop).unwrap();
-            let got = match solution.value {
-                Value::Win(p) => {
-                    counts[0] += 1;
-                    1000 - p as i32
-                }
-                Value::Loss(p) => {
-                    counts[1] += 1;
-                    -(1000 - p as i32)
-                }
+            match solution.value {
+                Value::Win(_) => counts[0] += 1,
+                Value::Loss(_) => counts[1] += 1,
                 Value::Draw(p) => {
                     counts[2] += 1;
                     assert_eq!(p, (rows * cols) - state.occupied().count_ones());
-                    0
                 }
-            };
-            assert_eq!(got, expected, "{} ({rows}x{cols})", state.fen());
+            }
+            assert_eq!(solution.value, expected, "{} ({rows}x{cols})", state.fen());
         }
     }
     assert!(counts.iter().all(|&n| n > 5), "{counts:?}");

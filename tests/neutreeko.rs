@@ -1,11 +1,10 @@
-//! Neutreeko against the rulebook (SPEC §2, perft in §3): perft at a win, random games
-//! through every invariant (with the naive rules of `tests/common/naive/neutreeko.rs`),
-//! game ends and FEN errors.
+//! Neutreeko against the rulebook (SPEC §2, perft in §3): perft at a win, game ends
+//! and FEN errors. Random games and random placements through every invariant (with
+//! the naive rules of `tests/common/naive/neutreeko.rs`) are in the shared suite
+//! (`tests/invariants.rs`).
 
 #[path = "common/naive.rs"]
 mod naive;
-
-use std::collections::HashMap;
 
 use naive::{Naive, engine_move_texts};
 use tabuleiro::game::{
@@ -27,11 +26,6 @@ fn moves_of(state: &Neutreeko) -> Vec<<Neutreeko as Game>::Move> {
     moves
 }
 
-/// The board and side of a FEN, without the ply count.
-fn board_and_side(fen: &str) -> String {
-    fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
-}
-
 // ---------------------------------------------------------------------------------
 // Perft
 
@@ -51,145 +45,6 @@ fn perft_stops_at_a_win() {
         let expected = naive::perft(&naive, depth);
         assert_eq!(perft(&state, depth), expected, "depth {depth}");
         assert_eq!(perft_full(&state, depth), expected, "depth {depth}");
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// Random games through every invariant
-
-/// Checks one position against the invariants (and against the naive rules).
-fn check_position(state: &Neutreeko, hashes: &mut HashMap<String, u64>) {
-    // FEN round trip, with and without the ply count.
-    let text = state.fen();
-    let back = fen(&text);
-    assert_eq!(&back, state, "{text}");
-    assert_eq!(back.fen(), text);
-    let short = board_and_side(&text);
-    let no_plies = fen(&short);
-    assert_eq!(no_plies.plies(), 0);
-    assert_eq!(
-        no_plies.hash(),
-        state.hash(),
-        "the hash ignores the ply count"
-    );
-
-    // Hashes: incremental equals from scratch; equal positions, equal hashes;
-    // different positions, different hashes.
-    assert_eq!(state.hash(), state.hash_from_scratch(), "{text}");
-    let known = *hashes.entry(short.clone()).or_insert(state.hash());
-    assert_eq!(known, state.hash(), "{text}");
-
-    // Move texts: every generated move prints, parses and checks legal as itself.
-    let moves = moves_of(state);
-    for &mv in &moves {
-        let text = state.format_move(mv);
-        assert_eq!(state.parse_move(&text), Ok(mv), "{text}");
-        assert_eq!(state.legal_move(&text), Ok(mv), "{text}");
-    }
-    assert_eq!(state.count_moves(), moves.len() as u64);
-
-    // The naive generator agrees on the move set and on the end of the game.
-    let naive = Naive::from_fen(&text);
-    assert_eq!(naive.fen(), short);
-    assert_eq!(
-        engine_move_texts(state),
-        naive::sorted_move_texts(&naive),
-        "{text}"
-    );
-    let expected = match naive.winner() {
-        Some('b') => Some(Outcome::Win(Player::P1)),
-        Some(_) => Some(Outcome::Win(Player::P2)),
-        // A side to move without a move loses (SPEC §2).
-        None if naive.moves().is_empty() => Some(Outcome::Win(state.side_to_move().other())),
-        None => None,
-    };
-    assert_eq!(state.outcome(), expected, "{text}");
-}
-
-#[test]
-fn random_games_keep_every_invariant() {
-    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
-    let mut hashes: HashMap<String, u64> = HashMap::new();
-    let mut endings = [0usize; 3]; // wins, repetition draws, cut off
-    for _ in 0..1_000 {
-        let mut record = Record::new(Neutreeko::start(&()));
-        loop {
-            let state = *record.state();
-            check_position(&state, &mut hashes);
-            if let Some(outcome) = record.outcome() {
-                match outcome {
-                    Outcome::Win(_) => endings[0] += 1,
-                    Outcome::Draw => {
-                        // Only repetition draws Neutreeko, on exactly the third time.
-                        assert_eq!(state.outcome(), None);
-                        assert_eq!(record.occurrences(), 3);
-                        endings[1] += 1;
-                    }
-                }
-                assert!(record.legal_moves().is_empty());
-                break;
-            }
-            assert!(record.occurrences() <= 2);
-            if state.plies() >= 100 {
-                endings[2] += 1;
-                break;
-            }
-            let moves = record.legal_moves();
-            let mut mv = moves[rng.index(moves.len())];
-            // Now and then slide back the piece this side moved last, so that games
-            // also run into repetitions.
-            let ply = record.moves().len();
-            if ply >= 2 && rng.index(3) == 0 {
-                let last = record.moves()[ply - 2];
-                if let Some(&back) = moves
-                    .iter()
-                    .find(|m| m.from == last.to && m.to == last.from)
-                {
-                    mv = back;
-                }
-            }
-            let text = state.format_move(mv);
-            assert_eq!(record.play_text(&text), Ok(mv));
-            assert_eq!(record.state().plies(), state.plies() + 1);
-            assert_eq!(record.state().side_to_move(), state.side_to_move().other());
-        }
-    }
-    // The games must actually reach the ends being tested.
-    assert!(endings[0] > 300, "{endings:?}");
-    assert!(endings[1] > 50, "{endings:?}");
-    // Distinct positions have distinct hashes (the hash is a bijective mix).
-    let mut seen: HashMap<u64, &String> = HashMap::new();
-    for (position, hash) in &hashes {
-        if let Some(other) = seen.insert(*hash, position) {
-            panic!("{position} and {other} share a hash");
-        }
-    }
-    assert!(hashes.len() > 10_000, "{} positions", hashes.len());
-}
-
-#[test]
-fn random_positions_agree_with_the_naive_generator() {
-    // Positions no game from the start may reach quickly: any 3 + 3 placement.
-    let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
-    let mut hashes = HashMap::new();
-    for _ in 0..3_000 {
-        let mut cells = ['.'; 25];
-        let mut placed = 0;
-        while placed < 6 {
-            let square = rng.index(25);
-            if cells[square] == '.' {
-                cells[square] = if placed < 3 { 'b' } else { 'w' };
-                placed += 1;
-            }
-        }
-        let mut board = [['.'; 5]; 5];
-        for (square, &c) in cells.iter().enumerate() {
-            board[square / 5][square % 5] = c;
-        }
-        let side = if rng.index(2) == 0 { 'b' } else { 'w' };
-        let naive = Naive { board, side };
-        let state = fen(&format!("{} {}", naive.fen(), rng.index(100)));
-        check_position(&state, &mut hashes);
     }
 }
 

@@ -11,10 +11,13 @@
 mod naive;
 #[path = "common/perft_data.rs"]
 mod perft_data;
+#[path = "common/random_config.rs"]
+mod random_config;
 
 use naive::{NaiveRules, NaiveVisitor};
 use perft_data::Line;
-use tabuleiro::game::{Game, OptionKind};
+use random_config::random_config;
+use tabuleiro::game::Game;
 use tabuleiro::games::{self, GameVisitor};
 use tabuleiro::perft::{divide, perft, perft_full};
 use tabuleiro::rng::Xorshift;
@@ -315,24 +318,6 @@ fn malformed_lines_are_errors() {
 
 // ---------------------------------------------------------------------------------------
 // The naive rules against the engine on random games.
-
-/// Random option values within each option's bounds (a third of them at the default),
-/// redrawn until the game accepts them.
-fn random_config<G: Game>(rng: &mut Xorshift) -> G::Config {
-    loop {
-        let values: Vec<i64> = G::option_specs()
-            .iter()
-            .map(|spec| match spec.kind {
-                _ if rng.below(3) == 0 => spec.kind.default_value(),
-                OptionKind::Spin { min, max, .. } => min + rng.below((max - min + 1) as u64) as i64,
-                OptionKind::Check { .. } => rng.below(2) as i64,
-            })
-            .collect();
-        if let Ok(config) = G::config(&values) {
-            return config;
-        }
-    }
-}
 
 /// Random games of one game: `games` games (each with random options), perft to
 /// `depth` at every `every`-th position.

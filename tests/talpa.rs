@@ -1,5 +1,6 @@
-//! Talpa: rules cases, round trips, and random games checked against the naive rules of
-//! `tests/common/naive/talpa.rs`.
+//! Talpa: rules cases and notation. Random games against the naive rules of
+//! `tests/common/naive/talpa.rs`, with round trips, are in the shared suite
+//! (`tests/invariants.rs`).
 
 #[path = "common/naive.rs"]
 mod naive;
@@ -7,7 +8,6 @@ mod naive;
 use naive::engine_move_texts;
 use tabuleiro::game::{Game, MoveError, Outcome, Player};
 use tabuleiro::games::talpa::{Move, Talpa};
-use tabuleiro::rng::Xorshift;
 
 fn config(size: usize) -> <Talpa as Game>::Config {
     Talpa::config(&[size as i64]).expect("even size")
@@ -190,80 +190,6 @@ fn bad_move_texts_are_errors() {
     let ten = start(10);
     assert_eq!(ten.format_move(legal(&ten, "a10b10")), "a10b10");
     assert_eq!(ten.format_move(legal(&ten, "j9j10")), "j9j10");
-}
-
-/// Plays random games, checking at every position: the move set against the naive
-/// rules, the outcome, FEN and move round trips, the incremental hash, and that the
-/// game never reaches a position without legal moves (it always ends by a path).
-fn random_games(size: usize, games: usize, seed: u64) {
-    let mut rng = Xorshift::new(seed);
-    let mut lengths = Vec::new();
-    for _ in 0..games {
-        let mut position = start(size);
-        let mut board = naive::talpa::Naive::from_fen(&position.fen());
-        loop {
-            assert_eq!(position.hash(), position.hash_from_scratch());
-            let text = position.fen();
-            let again = Talpa::from_fen(&config(8), &text).unwrap();
-            assert_eq!(again, position, "{text}");
-            assert_eq!(again.fen(), text);
-            let mut naive_moves = board.moves();
-            naive_moves.sort();
-            let moves = engine_move_texts(&position);
-            assert_eq!(moves, naive_moves, "{text}");
-            assert_eq!(position.count_moves(), moves.len() as u64);
-            let naive_outcome = board
-                .winner
-                .map(|red| Outcome::Win(if red { Player::P1 } else { Player::P2 }));
-            assert_eq!(position.outcome(), naive_outcome, "{text}");
-            if let Some(Outcome::Win(winner)) = position.outcome() {
-                // Every game ends by a path, never by a side without moves.
-                assert!(
-                    board.has_path(true) || board.has_path(false),
-                    "{text}: ended without a path"
-                );
-                assert!(
-                    position.pieces(position.side_to_move()) != 0
-                        || winner != position.side_to_move()
-                );
-                break;
-            }
-            assert!(!moves.is_empty(), "{text}: no legal move but not over");
-            let mut generated = Vec::new();
-            position.generate_moves(&mut generated);
-            for &mv in &generated {
-                let text = position.format_move(mv);
-                assert_eq!(position.parse_move(&text), Ok(mv));
-            }
-            let mv = generated[rng.index(generated.len())];
-            let text = position.format_move(mv);
-            position.play(mv);
-            board.play(&text);
-        }
-        lengths.push(position.plies());
-    }
-    // Games run into the removal phase and beyond: at least size plies each.
-    assert!(lengths.iter().all(|&n| n as usize >= size), "{lengths:?}");
-}
-
-#[test]
-fn random_games_on_4x4() {
-    random_games(4, 300, 1);
-}
-
-#[test]
-fn random_games_on_6x6() {
-    random_games(6, 100, 2);
-}
-
-#[test]
-fn random_games_on_8x8() {
-    random_games(8, 40, 3);
-}
-
-#[test]
-fn random_games_on_10x10() {
-    random_games(10, 15, 4);
 }
 
 #[test]

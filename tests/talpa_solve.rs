@@ -6,10 +6,10 @@
 #[path = "common/naive.rs"]
 mod naive;
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use naive::talpa::{Cell, Naive};
+use naive::Memo;
+use naive::talpa::Naive;
 use tabuleiro::game::{Game, Outcome, Player, Value};
 use tabuleiro::games::talpa::Talpa;
 use tabuleiro::games::talpa::solve::Solver;
@@ -19,53 +19,10 @@ fn config(size: usize) -> <Talpa as Game>::Config {
     Talpa::config(&[size as i64]).expect("even size")
 }
 
-/// The value for the side to move by plain minimax: a win as fast as possible, a
-/// loss as slow as possible.
-fn minimax(board: &Naive, memo: &mut HashMap<String, Value>) -> Value {
-    if let Some(red) = board.winner {
-        return if red == board.red_to_move {
-            Value::Win(0)
-        } else {
-            Value::Loss(0)
-        };
-    }
-    let key: String = board
-        .cells
-        .iter()
-        .flatten()
-        .map(|cell| match cell {
-            Cell::Empty => '.',
-            Cell::Red => 'r',
-            Cell::Blue => 'b',
-        })
-        .chain([if board.red_to_move { 'r' } else { 'b' }])
-        .collect();
-    if let Some(&value) = memo.get(&key) {
-        return value;
-    }
-    let mut fastest_win: Option<u32> = None;
-    let mut slowest_loss = 0;
-    for text in board.moves() {
-        let mut child = board.clone();
-        child.play(&text);
-        match minimax(&child, memo) {
-            Value::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
-            Value::Win(n) => slowest_loss = slowest_loss.max(n + 1),
-            Value::Draw(_) => unreachable!("Talpa has no draws"),
-        }
-    }
-    let value = match fastest_win {
-        Some(n) => Value::Win(n),
-        None => Value::Loss(slowest_loss),
-    };
-    memo.insert(key, value);
-    value
-}
-
 /// Checks the solver's value of `state` against minimax, and that its principal
 /// variation is legal and ends the game as the value says.
-fn check(solver: &mut Solver, memo: &mut HashMap<String, Value>, state: &Talpa) -> Value {
-    let expected = minimax(&Naive::from_fen(&state.fen()), memo);
+fn check(solver: &mut Solver, memo: &mut Memo, state: &Talpa) -> Value {
+    let expected = naive::minimax(&Naive::from_fen(&state.fen()), memo);
     let never = AtomicBool::new(false);
     let solved = solver.solve(state, &never).expect("not stopped");
     assert_eq!(solved.value, expected, "{}", state.fen());
@@ -96,7 +53,7 @@ fn check(solver: &mut Solver, memo: &mut HashMap<String, Value>, state: &Talpa) 
 fn the_4x4_start_is_a_red_win_in_11_plies_by_both_methods() {
     let start = Talpa::start(&config(4));
     let mut solver = Solver::new(4, 16).unwrap();
-    let mut memo = HashMap::new();
+    let mut memo = Memo::new();
     assert_eq!(check(&mut solver, &mut memo, &start), Value::Win(11));
     // Every first move too, with the solver's per-move values.
     let never = AtomicBool::new(false);
@@ -105,7 +62,7 @@ fn the_4x4_start_is_a_red_win_in_11_plies_by_both_methods() {
     for (mv, value) in values {
         let mut child = start;
         child.play(mv);
-        let naive = minimax(&Naive::from_fen(&child.fen()), &mut memo);
+        let naive = naive::minimax(&Naive::from_fen(&child.fen()), &mut memo);
         let parent = match naive {
             Value::Win(n) => Value::Loss(n + 1),
             Value::Loss(n) => Value::Win(n + 1),
@@ -120,7 +77,7 @@ fn the_4x4_start_is_a_red_win_in_11_plies_by_both_methods() {
 fn random_positions(size: usize, plies: std::ops::Range<usize>, count: usize, seed: u64) {
     let mut rng = Xorshift::new(seed);
     let mut shared = Solver::new(size, 18).unwrap();
-    let mut memo = HashMap::new();
+    let mut memo = Memo::new();
     let (mut wins, mut losses) = (0, 0);
     let mut checked = 0;
     while checked < count {
@@ -158,7 +115,7 @@ fn late_random_6x6_positions_agree_with_minimax() {
 #[test]
 fn blue_to_move_and_finished_positions() {
     let mut solver = Solver::new(4, 12).unwrap();
-    let mut memo = HashMap::new();
+    let mut memo = Memo::new();
     let c = config(4);
     // Blue to move (the key transposes it); a finished position (red's file b is open).
     for fen in ["rbrb/b1br/rbrb/brbr b 1", "r1rb/b1br/r1rb/b1br b 4"] {

@@ -5,12 +5,16 @@
 //!
 //! Slow on purpose: clarity over speed. `tests/perft.rs` runs the naive perft on the
 //! pinned counts of `tests/data/perft.txt` and [`cross_check`] on random games of every
-//! game; the search tests use the Neutreeko rules ([`Naive`]) for brute-force proofs.
+//! game; `tests/invariants.rs` runs [`compare`] at every position of its random games;
+//! the solver tests compare with the one plain [`minimax`]; the search tests use the
+//! Neutreeko rules ([`Naive`]) for brute-force proofs.
 
 // Each test crate uses a different part of this module.
 #![allow(dead_code)]
 
-use tabuleiro::game::{Game, Outcome};
+use std::collections::HashMap;
+
+use tabuleiro::game::{Game, Outcome, Player, Value};
 use tabuleiro::rng::Xorshift;
 
 #[path = "naive/fabrik.rs"]
@@ -92,6 +96,58 @@ pub trait NaiveRules: Clone {
     fn without_ply_limit(self) -> Self {
         self
     }
+
+    /// The start of the engine's FEN of this position, as far as these rules write it
+    /// (the board and the side to move), if they write one.
+    fn fen_prefix(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Naive rules that [`minimax`] can solve.
+pub trait Solvable: NaiveRules {
+    fn side_to_move(&self) -> Player;
+
+    /// The position as text: equal texts, equal positions (the key of [`Memo`]).
+    fn key(&self) -> String;
+}
+
+/// The positions [`minimax`] has solved, by [`Solvable::key`].
+pub type Memo = HashMap<String, Value>;
+
+/// The value for the side to move by plain minimax over the naive rules, with a memo of
+/// solved positions and nothing else (no pruning, no symmetry): a win as fast as
+/// possible, then a draw (the longest), then a loss as slow as possible.
+pub fn minimax<N: Solvable>(rules: &N, memo: &mut Memo) -> Value {
+    if let Some(outcome) = rules.outcome() {
+        return Value::of_outcome(outcome, rules.side_to_move());
+    }
+    let key = rules.key();
+    if let Some(&value) = memo.get(&key) {
+        return value;
+    }
+    // Wins above draws above losses; the faster win, the longer draw, the slower loss.
+    let rank = |value: Value| match value {
+        Value::Win(n) => 2_000_000 - i64::from(n),
+        Value::Draw(n) => i64::from(n),
+        Value::Loss(n) => i64::from(n) - 2_000_000,
+    };
+    let mut best: Option<Value> = None;
+    for text in rules.move_texts() {
+        let mut child = rules.clone();
+        child.play_text(&text);
+        let value = match minimax(&child, memo) {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::Draw(n) => Value::Draw(n + 1),
+        };
+        if best.is_none_or(|best| rank(value) > rank(best)) {
+            best = Some(value);
+        }
+    }
+    let value = best.unwrap_or_else(|| panic!("no moves, yet not over: {key}"));
+    memo.insert(key, value);
+    value
 }
 
 /// Move sequences of exactly `depth` plies (SPEC §3): finished positions have no moves,
@@ -188,23 +244,8 @@ pub fn cross_check<N: NaiveRules>(
         for _ in 0..=max_plies {
             let fen = state.fen();
             let moves = engine_move_texts(&state);
+            compare(config, &state, &naive)?;
             let read = N::from_fen(config, &fen);
-            for (what, rules) in [("played", &naive), ("read from the FEN", &read)] {
-                let naive_moves = sorted_move_texts(rules);
-                if naive_moves != moves {
-                    return Err(format!(
-                        "{fen}: the engine's moves {moves:?}, the naive rules' ({what}) \
-                         {naive_moves:?}"
-                    ));
-                }
-                if rules.outcome() != state.outcome() {
-                    return Err(format!(
-                        "{fen}: the engine's outcome {:?}, the naive rules' ({what}) {:?}",
-                        state.outcome(),
-                        rules.outcome()
-                    ));
-                }
-            }
             compared.positions += 1;
             if rng.index(perft_every) == 0 {
                 let (engine, naive) = (
@@ -233,4 +274,42 @@ pub fn cross_check<N: NaiveRules>(
         compared.games += 1;
     }
     Ok(compared)
+}
+
+/// Compares the engine's position `state` with the same position in the naive rules,
+/// as `played` alongside and as read from the engine's FEN: the move sets as text, the
+/// outcome, and the FEN as far as the naive rules write one. The first difference is
+/// the error.
+pub fn compare<N: NaiveRules>(
+    config: &<N::Game as Game>::Config,
+    state: &N::Game,
+    played: &N,
+) -> Result<(), String> {
+    let fen = state.fen();
+    let moves = engine_move_texts(state);
+    let read = N::from_fen(config, &fen);
+    for (what, rules) in [("played", played), ("read from the FEN", &read)] {
+        let naive_moves = sorted_move_texts(rules);
+        if naive_moves != moves {
+            return Err(format!(
+                "{fen}: the engine's moves {moves:?}, the naive rules' ({what}) \
+                 {naive_moves:?}"
+            ));
+        }
+        if rules.outcome() != state.outcome() {
+            return Err(format!(
+                "{fen}: the engine's outcome {:?}, the naive rules' ({what}) {:?}",
+                state.outcome(),
+                rules.outcome()
+            ));
+        }
+        if let Some(prefix) = rules.fen_prefix()
+            && !fen.starts_with(&prefix)
+        {
+            return Err(format!(
+                "{fen}: the naive rules ({what}) write it as '{prefix}'"
+            ));
+        }
+    }
+    Ok(())
 }

@@ -4,7 +4,7 @@
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
 
-use super::{DIRECTIONS, NaiveRules, board_rows};
+use super::{DIRECTIONS, NaiveRules, Solvable, board_rows};
 
 #[derive(Clone)]
 pub struct Naive {
@@ -200,5 +200,28 @@ impl NaiveRules for Naive {
             } else {
                 Player::P1
             }))
+    }
+
+    /// The board, then `y` or `m` to move (the engine adds the ply count).
+    fn fen_prefix(&self) -> Option<String> {
+        Some(format!(
+            "{} {}",
+            self.board(),
+            if self.yuki_to_move { 'y' } else { 'm' }
+        ))
+    }
+}
+
+impl Solvable for Naive {
+    fn side_to_move(&self) -> Player {
+        if self.yuki_to_move {
+            Player::P1
+        } else {
+            Player::P2
+        }
+    }
+
+    fn key(&self) -> String {
+        format!("{} {}", self.board(), self.yuki_to_move)
     }
 }

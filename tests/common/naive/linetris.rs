@@ -1,10 +1,10 @@
 //! Linetris / Connect Four (SPEC §2), naively: a plain grid, the rules read off SPEC.
-//! Also an exact minimax for the solver tests.
+//! The solver tests solve it with the one generic `minimax` of `naive.rs`.
 
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::linetris::{Config, Linetris};
 
-use super::{NaiveRules, board_rows};
+use super::{NaiveRules, Solvable, board_rows};
 
 #[derive(Clone)]
 pub struct Naive {
@@ -133,24 +133,6 @@ impl Naive {
         let side = if self.side == 1 { 'x' } else { 'o' };
         format!("{} {side} {}", ranks.join("/"), self.plies)
     }
-
-    /// Exact minimax for RowClear off: 1000 − plies for a win, −(1000 − plies) for a
-    /// loss (fastest win, slowest loss), 0 for a draw.
-    pub fn minimax(&self) -> i32 {
-        let moves = self.moves();
-        if moves.is_empty() {
-            return if self.winner.is_some() { -1000 } else { 0 };
-        }
-        let mut best = i32::MIN;
-        for c in moves {
-            let mut child = self.clone();
-            child.play(c);
-            let v = -child.minimax();
-            let v = v - v.signum(); // one ply further away
-            best = best.max(v);
-        }
-        best
-    }
 }
 
 impl NaiveRules for Naive {
@@ -213,5 +195,23 @@ impl NaiveRules for Naive {
     fn without_ply_limit(mut self) -> Naive {
         self.limit = u32::MAX;
         self
+    }
+
+    fn fen_prefix(&self) -> Option<String> {
+        Some(self.fen())
+    }
+}
+
+impl Solvable for Naive {
+    fn side_to_move(&self) -> Player {
+        if self.side == 1 {
+            Player::P1
+        } else {
+            Player::P2
+        }
+    }
+
+    fn key(&self) -> String {
+        self.fen()
     }
 }

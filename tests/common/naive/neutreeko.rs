@@ -230,4 +230,9 @@ impl NaiveRules for Naive {
             None => None,
         }
     }
+
+    /// The board and the side to move (the engine adds the ply count).
+    fn fen_prefix(&self) -> Option<String> {
+        Some(self.fen())
+    }
 }

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use tabuleiro::game::{Outcome, Player};
 use tabuleiro::games::talpa::{Config, Talpa};
 
-use super::{NaiveRules, board_rows};
+use super::{NaiveRules, Solvable, board_rows};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Cell {
@@ -216,5 +216,29 @@ impl NaiveRules for Naive {
     fn outcome(&self) -> Option<Outcome> {
         self.winner
             .map(|red| Outcome::Win(if red { Player::P1 } else { Player::P2 }))
+    }
+}
+
+impl Solvable for Naive {
+    fn side_to_move(&self) -> Player {
+        if self.red_to_move {
+            Player::P1
+        } else {
+            Player::P2
+        }
+    }
+
+    /// A letter a cell, then the side to move.
+    fn key(&self) -> String {
+        self.cells
+            .iter()
+            .flatten()
+            .map(|cell| match cell {
+                Cell::Empty => '.',
+                Cell::Red => 'r',
+                Cell::Blue => 'b',
+            })
+            .chain([if self.red_to_move { 'r' } else { 'b' }])
+            .collect()
     }
 }
