@@ -1,7 +1,8 @@
 //! tabuleiro: one engine for five abstract board games, speaking UGI.
 //!
 //! The crate is layered so that dependencies point one way:
-//! `cli` (the command line) → `session` (the UGI line loop, reading `protocol`'s typed
+//! `cli` (the command line: the only code that knows clap, handing plain argument
+//! structs down) → `session` (the UGI line loop, reading `protocol`'s typed
 //! commands), `arena` (matches), `play` (the terminal) → `search` (generic: the
 //! [`search::Strategy`] a game gives the engine — [`search::Evaluator`],
 //! [`search::Oracle`] — the [`search::Policy`] that picks alpha-beta, MCTS or a table,

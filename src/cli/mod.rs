@@ -1,6 +1,6 @@
 //! The `tabuleiro` command line, read by clap, and the only code that knows clap:
 //! with no command the UGI engine on stdin/stdout; `play`, `match`, `openings` and
-//! `bench` as subcommands, each with its flags in a file here ([`play`], [`r#match`],
+//! `bench` as subcommands, each with its flags in a file here ([`play`], `match.rs`,
 //! [`openings`]) that resolves them into the plain structs the code below takes
 //! ([`crate::play::PlayArgs`], [`crate::arena::MatchConfig`],
 //! [`crate::arena::suite::SuiteSpec`]); nothing below imports this module. [`parse`]
