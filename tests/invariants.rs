@@ -172,9 +172,15 @@ fn check_position<G: Strategy>(
     coverage.positions += 1;
 }
 
-/// Plays `games` random games of `G` under option `values` and checks every position.
-fn suite<G: Strategy>(values: &[i64], games: usize, max_plies: Option<u32>, seed: u64) -> Coverage {
-    let config = G::config(values).unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME));
+/// Plays `games` random games of `G` under `options` and checks every position.
+fn suite<G: Strategy>(
+    options: &[(&str, &str)],
+    games: usize,
+    max_plies: Option<u32>,
+    seed: u64,
+) -> Coverage {
+    let config = tabuleiro::options::config_from_pairs::<G>(options)
+        .unwrap_or_else(|e| panic!("{}: {options:?}: {e}", G::NAME));
     let mut rng = Xorshift::new(seed);
     let mut coverage = Coverage::default();
     // Equal positions (board and side) must have equal hashes, across games.
@@ -223,13 +229,13 @@ fn suite<G: Strategy>(values: &[i64], games: usize, max_plies: Option<u32>, seed
     coverage
 }
 
-/// One line per game and option set: `invariants!(test_name, Type, [option values],
-/// games, Some(length bound) or None)`.
+/// One line per game and option set: `invariants!(test_name, Type, [("Name", "value"),
+/// …] (the others at their defaults), games, Some(length bound) or None)`.
 macro_rules! invariants {
-    ($test:ident, $game:ty, $values:expr, $games:expr, $bound:expr) => {
+    ($test:ident, $game:ty, $options:expr, $games:expr, $bound:expr) => {
         #[test]
         fn $test() {
-            let coverage = suite::<$game>(&$values, $games, $bound, 0x5eed_0000 ^ line!() as u64);
+            let coverage = suite::<$game>(&$options, $games, $bound, 0x5eed_0000 ^ line!() as u64);
             eprintln!("{}: {:?}", stringify!($test), coverage);
             assert_eq!(coverage.games, $games);
             assert!(coverage.positions > $games);
@@ -243,55 +249,73 @@ invariants!(neutreeko_default, Neutreeko, [], 300, None);
 
 use tabuleiro::games::linetris::Linetris;
 
-// Rows, Cols, RowClear, MaxPlies (0: 4·Rows·Cols).
-invariants!(
-    linetris_default,
-    Linetris,
-    [6, 7, 1, 0],
-    150,
-    Some(4 * 6 * 7 + 1)
-);
+// The defaults: Rows 6, Cols 7, RowClear true, MaxPlies 0 (4·Rows·Cols).
+invariants!(linetris_default, Linetris, [], 150, Some(4 * 6 * 7 + 1));
 invariants!(
     linetris_connect_four,
     Linetris,
-    [6, 7, 0, 0],
+    [("RowClear", "false")],
     200,
     Some(6 * 7 + 1)
 );
 invariants!(
     linetris_small_clears,
     Linetris,
-    [4, 4, 1, 0],
+    [("Rows", "4"), ("Cols", "4")],
     200,
     Some(4 * 4 * 4 + 1)
 );
 invariants!(
     linetris_wide_short_limit,
     Linetris,
-    [10, 10, 1, 50],
+    [("Rows", "10"), ("Cols", "10"), ("MaxPlies", "50")],
     40,
     Some(51)
 );
 use tabuleiro::games::talpa::Talpa;
 
 // Every move empties one square: a Talpa game is shorter than Size² plies.
-invariants!(talpa_4, Talpa, [4], 300, Some(16));
-invariants!(talpa_6, Talpa, [6], 100, Some(36));
-invariants!(talpa_8, Talpa, [8], 50, Some(64));
-invariants!(talpa_10, Talpa, [10], 20, Some(100));
+invariants!(talpa_4, Talpa, [("Size", "4")], 300, Some(16));
+invariants!(talpa_6, Talpa, [("Size", "6")], 100, Some(36));
+invariants!(talpa_8, Talpa, [("Size", "8")], 50, Some(64));
+invariants!(talpa_10, Talpa, [("Size", "10")], 20, Some(100));
 
 use tabuleiro::games::frozenforest::FrozenForest;
 
 // Trees. Yuki eats a tree a turn and Mina always has a cell to stop on or loses:
 // a game is shorter than twice the trees plus the two placements.
-invariants!(frozenforest_10, FrozenForest, [10], 60, Some(2 * 100 + 3));
-invariants!(frozenforest_7, FrozenForest, [7], 100, Some(2 * 49 + 3));
-invariants!(frozenforest_4, FrozenForest, [4], 200, Some(2 * 16 + 3));
+invariants!(
+    frozenforest_10,
+    FrozenForest,
+    [("Trees", "10")],
+    60,
+    Some(2 * 100 + 3)
+);
+invariants!(
+    frozenforest_7,
+    FrozenForest,
+    [("Trees", "7")],
+    100,
+    Some(2 * 49 + 3)
+);
+invariants!(
+    frozenforest_4,
+    FrozenForest,
+    [("Trees", "4")],
+    200,
+    Some(2 * 16 + 3)
+);
 
 use tabuleiro::games::fabrik::Fabrik;
 
 // Fabrik: at most Size² + 1 plies (two workers, a pass, a stone on every other square).
 // Hundreds of moves per position make the per-move checks slow: few games.
-invariants!(fabrik_7_line_4, Fabrik, [7, 4], 30, Some(51));
-invariants!(fabrik_9_line_5, Fabrik, [9, 5], 8, Some(83));
-invariants!(fabrik_default, Fabrik, [11, 5], 4, Some(123));
+invariants!(
+    fabrik_7_line_4,
+    Fabrik,
+    [("Size", "7"), ("LineLength", "4")],
+    30,
+    Some(51)
+);
+invariants!(fabrik_9_line_5, Fabrik, [("Size", "9")], 8, Some(83));
+invariants!(fabrik_default, Fabrik, [], 4, Some(123));

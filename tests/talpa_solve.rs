@@ -13,10 +13,11 @@ use naive::talpa::{Cell, Naive};
 use tabuleiro::game::{Game, Outcome, Player, Value};
 use tabuleiro::games::talpa::Talpa;
 use tabuleiro::games::talpa::solve::Solver;
+use tabuleiro::options::config_from_pairs;
 use tabuleiro::rng::Xorshift;
 
 fn config(size: usize) -> <Talpa as Game>::Config {
-    Talpa::config(&[size as i64]).expect("even size")
+    config_from_pairs::<Talpa>(&[("Size", size.to_string())]).expect("even size")
 }
 
 /// The value for the side to move by plain minimax: a win as fast as possible, a
