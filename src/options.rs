@@ -135,6 +135,16 @@ pub struct OptionSpec {
     pub kind: OptionKind,
 }
 
+impl OptionSpec {
+    /// An integer option in `min..=max`.
+    pub const fn spin(name: &'static str, min: i64, max: i64, default: i64) -> OptionSpec {
+        OptionSpec {
+            name,
+            kind: OptionKind::Spin { min, max, default },
+        }
+    }
+}
+
 /// Why a (name, text) pair names no value of a list of options.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ResolveError {

@@ -31,7 +31,8 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-pub use engine::{BuildEngine, DefaultOptions, Engine, GameOptions, GoSettings};
+use engine::DefaultOptions;
+pub use engine::{BuildEngine, Engine, GameOptions, GoSettings};
 pub use output::Output;
 
 use crate::game::{OptionError, OptionKind, OptionSpec, OptionValue, Params, quote};
@@ -54,30 +55,25 @@ const THREADS_DEFAULT: i64 = 1;
 /// Time lost between engine and arena per move, ms (`MoveOverhead`'s default).
 pub const OVERHEAD_DEFAULT: i64 = 20;
 const OVERHEAD_MAX: i64 = 5_000;
+/// Input lines longer than this are rejected (the rest of the line is skipped).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// The option that chooses the game (a combo of [`games::NAMES`]; `game NAME` too).
 const GAME: &str = "Game";
-/// The session's own options beside `Game`; `ugi` shows each at its current value.
-const HASH: OptionSpec = spin("Hash", 1, HASH_MAX, HASH_DEFAULT);
-const THREADS: OptionSpec = spin("Threads", 1, MAX_THREADS as i64, THREADS_DEFAULT);
-const MOVE_OVERHEAD: OptionSpec = spin("MoveOverhead", 0, OVERHEAD_MAX, OVERHEAD_DEFAULT);
-/// Playing strength, 10 = full (search/level.rs).
-const LEVEL: OptionSpec = spin(
+/// The session's own options beside `Game`, resolved as the games' are; `ugi` shows
+/// each at its current value.
+const HASH: OptionSpec = OptionSpec::spin("Hash", 1, HASH_MAX, HASH_DEFAULT);
+const THREADS: OptionSpec = OptionSpec::spin("Threads", 1, MAX_THREADS as i64, THREADS_DEFAULT);
+const MOVE_OVERHEAD: OptionSpec =
+    OptionSpec::spin("MoveOverhead", 0, OVERHEAD_MAX, OVERHEAD_DEFAULT);
+/// Playing strength, by default the full strength, [`Level::MAX`] (search/level.rs).
+const LEVEL: OptionSpec = OptionSpec::spin(
     "Level",
     Level::MIN as i64,
     Level::MAX as i64,
     Level::MAX as i64,
 );
 const SESSION_OPTIONS: &[OptionSpec] = &[HASH, THREADS, MOVE_OVERHEAD, LEVEL];
-
-const fn spin(name: &'static str, min: i64, max: i64, default: i64) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind: OptionKind::Spin { min, max, default },
-    }
-}
-/// Input lines longer than this are rejected (the rest of the line is skipped).
-pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Whether the session goes on after a line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
