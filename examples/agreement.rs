@@ -522,7 +522,10 @@ fn measure_set<G: Strategy>(
     // The engine judged, and the one that plays the self-play games: exact knowledge off.
     let engine = || {
         let policy = Policy::<G>::standard(HASH_MIB, config);
-        policy.oracle().set_option(0, 0);
+        let off = tabuleiro::game::Params::defaults(tabuleiro::search::TABLEBASE)
+            .with("Tablebase", "false")
+            .expect("Tablebase takes false");
+        policy.oracle().set_options(&off);
         policy
     };
     let mut policy = engine();

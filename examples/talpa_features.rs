@@ -41,7 +41,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
     let nodes: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
-    let config = Talpa::config(&[8]).unwrap();
+    let config = tabuleiro::options::config_from_pairs::<Talpa>(&[("Size", "8")]).unwrap();
     let mut searcher = Policy::<Talpa>::standard(32, &config);
     // (phase bucket, feature) -> [wins with >0, games with >0, wins with <0, games with <0]
     let mut table: std::collections::BTreeMap<(u32, &'static str), [u32; 4]> = Default::default();

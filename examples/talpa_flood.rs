@@ -78,7 +78,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let size: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8);
     let games: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2000);
-    let config = Talpa::config(&[size as i64]).unwrap_or_else(|e| panic!("{e}"));
+    let config = tabuleiro::options::config_from_pairs::<Talpa>(&[("Size", size.to_string())])
+        .unwrap_or_else(|e| panic!("{e}"));
     let g = Geometry::of(size);
 
     // (empty squares, emptied square) after every move of every game.

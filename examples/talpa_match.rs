@@ -262,7 +262,8 @@ fn main() {
     };
     let size = arg(5, 8) as i64;
     let opening = arg(6, 2) as usize;
-    let config = Talpa::config(&[size]).unwrap_or_else(|e| panic!("{e}"));
+    let config = tabuleiro::options::config_from_pairs::<Talpa>(&[("Size", size.to_string())])
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut a = agent(&args[1], movetime);
     let mut b = agent(&args[2], movetime);
 

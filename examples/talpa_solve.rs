@@ -73,7 +73,8 @@ fn main() {
         }
         i += 1;
     }
-    let config = Talpa::config(&[size as i64]).expect("an even size");
+    let config = tabuleiro::options::config_from_pairs::<Talpa>(&[("Size", size.to_string())])
+        .expect("an even size");
     let state = match &fen {
         Some(text) => Talpa::from_fen(&config, text).unwrap_or_else(|e| panic!("{e}")),
         None => Talpa::start(&config),

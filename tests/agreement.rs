@@ -51,11 +51,7 @@ fn depth_lines(lines: &[String]) -> Vec<&String> {
 /// `position startpos moves …` after `plies` plies of `G` under `options`, each the
 /// middle one of the legal moves.
 fn after<G: Game>(options: &[(&str, &str)], plies: usize) -> String {
-    let pairs: Vec<(String, String)> = options
-        .iter()
-        .map(|(n, v)| (n.to_string(), v.to_string()))
-        .collect();
-    let config = config_from_pairs::<G>(&pairs).expect("good options");
+    let config = config_from_pairs::<G>(options).expect("good options");
     let mut state = G::start(&config);
     let mut moves = Vec::new();
     let mut played = Vec::new();

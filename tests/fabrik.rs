@@ -7,13 +7,21 @@
 mod naive;
 
 use naive::{engine_move_texts, engine_play, fabrik::Naive};
-use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
+use tabuleiro::game::{Game, MoveError, Outcome, Params, Player, default_config};
 use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
+use tabuleiro::options::config_from_pairs;
 use tabuleiro::perft::perft;
 use tabuleiro::rng::Xorshift;
 
 fn config(size: u8, line_length: u8) -> Config {
-    Fabrik::config(&[i64::from(size), i64::from(line_length)]).unwrap()
+    options(size, line_length).unwrap()
+}
+
+fn options(size: u8, line_length: u8) -> Result<Config, String> {
+    config_from_pairs::<Fabrik>(&[
+        ("Size", size.to_string()),
+        ("LineLength", line_length.to_string()),
+    ])
 }
 
 fn start() -> Fabrik {
@@ -397,11 +405,13 @@ fn bad_moves_are_errors_and_never_panic() {
 
 #[test]
 fn options_and_start_positions() {
-    assert!(Fabrik::config(&[6, 5]).is_err());
-    assert!(Fabrik::config(&[12, 5]).is_err());
-    assert!(Fabrik::config(&[9, 3]).is_err());
-    assert!(Fabrik::config(&[9, 6]).is_err());
-    assert!(Fabrik::config(&[9]).is_err());
+    assert!(options(6, 5).is_err());
+    assert!(options(12, 5).is_err());
+    assert!(options(9, 3).is_err());
+    assert!(options(9, 6).is_err());
+    // A config is read by name: another game's options do not make one.
+    let talpa = Params::defaults(tabuleiro::games::talpa::Talpa::option_specs());
+    assert!(Fabrik::config(&talpa).is_err());
     let specs = Fabrik::option_specs();
     assert_eq!(specs.len(), 2);
     assert_eq!((specs[0].name, specs[1].name), ("Size", "LineLength"));

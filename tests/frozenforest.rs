@@ -6,9 +6,10 @@
 mod naive;
 
 use naive::{engine_move_texts, engine_play, frozenforest::Naive};
-use tabuleiro::game::{Game, MoveError, Outcome, Player, default_config};
+use tabuleiro::game::{Game, MoveError, Outcome, Params, Player, default_config};
 use tabuleiro::games::frozenforest::sight::{CELLS, tables};
 use tabuleiro::games::frozenforest::{Config, FrozenForest, Move, Phase, evaluate};
+use tabuleiro::options::config_from_pairs;
 use tabuleiro::rng::Xorshift;
 
 fn start(trees: u8) -> FrozenForest {
@@ -354,10 +355,12 @@ fn the_ply_count_does_not_change_the_hash() {
 
 #[test]
 fn the_trees_option_builds_configs_and_rejects_others() {
-    assert_eq!(FrozenForest::config(&[7]), Ok(Config { trees: 7 }));
-    assert!(FrozenForest::config(&[3]).is_err());
-    assert!(FrozenForest::config(&[11]).is_err());
-    assert!(FrozenForest::config(&[]).is_err());
+    let trees = |text: &str| config_from_pairs::<FrozenForest>(&[("Trees", text)]);
+    assert_eq!(trees("7"), Ok(Config { trees: 7 }));
+    assert!(trees("3").is_err());
+    assert!(trees("11").is_err());
+    // Options without Trees make no config.
+    assert!(FrozenForest::config(&Params::defaults(&[])).is_err());
     assert_eq!(FrozenForest::option_specs()[0].name, "Trees");
     assert_eq!(default_config::<FrozenForest>(), Config { trees: 10 });
     assert_eq!(start(7).options(), Config { trees: 7 });

@@ -299,7 +299,7 @@ fn check_position<G: Checked>(
 /// The option set of a suite.
 enum Options<'a> {
     /// These values, in the order of the game's options.
-    Fixed(&'a [i64]),
+    Fixed(&'a [(&'a str, &'a str)]),
     /// Drawn anew for every game.
     Random,
 }
@@ -317,9 +317,8 @@ fn suite<G: Checked>(
     let cap = max_plies.unwrap_or(600);
     for _ in 0..games {
         let config = match options {
-            Options::Fixed(values) => {
-                G::config(values).unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME))
-            }
+            Options::Fixed(values) => tabuleiro::options::config_from_pairs::<G>(values)
+                .unwrap_or_else(|e| panic!("{}: {values:?}: {e}", G::NAME)),
             Options::Random => random_config::<G>(&mut rng),
         };
         let mut record = Record::new(G::start(&config));
@@ -394,7 +393,7 @@ fn seed_of(name: &str) -> u64 {
     })
 }
 
-/// One line per game and option set: `invariants!(test_name, Type, [option values],
+/// One line per game and option set: `invariants!(test_name, Type, [("Name", "value"), …],
 /// games, Some(length bound) or None)`, or `invariants!(test_name, Type, random, games)`
 /// for random option sets; then, optionally, what the games must have covered (a
 /// function of the [`Coverage`]).
@@ -478,32 +477,26 @@ impl Checked for Linetris {
     }
 }
 
-// Rows, Cols, RowClear, MaxPlies (0: 4·Rows·Cols).
-invariants!(
-    linetris_default,
-    Linetris,
-    [6, 7, 1, 0],
-    150,
-    Some(4 * 6 * 7 + 1)
-);
+// The defaults: Rows 6, Cols 7, RowClear true, MaxPlies 0 (4·Rows·Cols).
+invariants!(linetris_default, Linetris, [], 150, Some(4 * 6 * 7 + 1));
 invariants!(
     linetris_connect_four,
     Linetris,
-    [6, 7, 0, 0],
+    [("RowClear", "false")],
     200,
     Some(6 * 7 + 1)
 );
 invariants!(
     linetris_small_clears,
     Linetris,
-    [4, 4, 1, 0],
+    [("Rows", "4"), ("Cols", "4")],
     200,
     Some(4 * 4 * 4 + 1)
 );
 invariants!(
     linetris_wide_short_limit,
     Linetris,
-    [10, 10, 1, 50],
+    [("Rows", "10"), ("Cols", "10"), ("MaxPlies", "50")],
     40,
     Some(51)
 );
@@ -529,10 +522,10 @@ impl Checked for Talpa {
 }
 
 // Every move empties one square: a Talpa game is shorter than Size² plies.
-invariants!(talpa_4, Talpa, [4], 300, Some(16));
-invariants!(talpa_6, Talpa, [6], 100, Some(36));
-invariants!(talpa_8, Talpa, [8], 50, Some(64));
-invariants!(talpa_10, Talpa, [10], 20, Some(100));
+invariants!(talpa_4, Talpa, [("Size", "4")], 300, Some(16));
+invariants!(talpa_6, Talpa, [("Size", "6")], 100, Some(36));
+invariants!(talpa_8, Talpa, [("Size", "8")], 50, Some(64));
+invariants!(talpa_10, Talpa, [("Size", "10")], 20, Some(100));
 
 use tabuleiro::games::frozenforest::FrozenForest;
 
@@ -542,9 +535,27 @@ impl Checked for FrozenForest {
 
 // Trees. Yuki eats a tree a turn and Mina always has a cell to stop on or loses:
 // a game is shorter than twice the trees plus the two placements.
-invariants!(frozenforest_10, FrozenForest, [10], 60, Some(2 * 100 + 3));
-invariants!(frozenforest_7, FrozenForest, [7], 100, Some(2 * 49 + 3));
-invariants!(frozenforest_4, FrozenForest, [4], 200, Some(2 * 16 + 3));
+invariants!(
+    frozenforest_10,
+    FrozenForest,
+    [("Trees", "10")],
+    60,
+    Some(2 * 100 + 3)
+);
+invariants!(
+    frozenforest_7,
+    FrozenForest,
+    [("Trees", "7")],
+    100,
+    Some(2 * 49 + 3)
+);
+invariants!(
+    frozenforest_4,
+    FrozenForest,
+    [("Trees", "4")],
+    200,
+    Some(2 * 16 + 3)
+);
 
 use tabuleiro::games::fabrik::Fabrik;
 
@@ -567,9 +578,15 @@ impl Checked for Fabrik {
 
 // Fabrik: at most Size² + 1 plies (two workers, a pass, a stone on every other square).
 // Hundreds of moves per position make the per-move checks slow: few games.
-invariants!(fabrik_7_line_4, Fabrik, [7, 4], 30, Some(51));
-invariants!(fabrik_9_line_5, Fabrik, [9, 5], 8, Some(83));
-invariants!(fabrik_default, Fabrik, [11, 5], 4, Some(123));
+invariants!(
+    fabrik_7_line_4,
+    Fabrik,
+    [("Size", "7"), ("LineLength", "4")],
+    30,
+    Some(51)
+);
+invariants!(fabrik_9_line_5, Fabrik, [("Size", "9")], 8, Some(83));
+invariants!(fabrik_default, Fabrik, [], 4, Some(123));
 
 // Random option sets: every size, clear rule, ply limit and tree count.
 invariants!(

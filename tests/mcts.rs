@@ -16,6 +16,7 @@ use neutreeko_positions::{fen, naive_after, nodes, random_position};
 use tabuleiro::game::{Game, Player};
 use tabuleiro::games::frozenforest::{Config, FrozenForest};
 use tabuleiro::games::linetris::Linetris;
+use tabuleiro::options::config_from_pairs;
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::mcts::{Mcts, win_rate_to_cp};
 use tabuleiro::search::time::Budget;
@@ -289,7 +290,9 @@ fn drawn_endings_score_half_and_never_stall_the_search() {
     // Connect Four on 4x4 (no row clears) often fills up without a line: a drawn leaf
     // has no children and no proof, and the tree must walk past it. Random positions,
     // each searched to a playout limit: a legal move every time, the limit respected.
-    let config = Linetris::config(&[4, 4, 0, 0]).expect("4x4 Connect Four");
+    let config =
+        config_from_pairs::<Linetris>(&[("Rows", "4"), ("Cols", "4"), ("RowClear", "false")])
+            .expect("4x4 Connect Four");
     let mut rng = Xorshift::new(0xd4a3);
     let mut draws_seen = 0;
     for _ in 0..40 {

@@ -8,7 +8,7 @@ mod naive;
 
 use naive::{Naive, engine_move_texts};
 use tabuleiro::game::{
-    FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Player, Record,
+    FenError, Game, MoveError, OptionError, OptionSpec, Outcome, Params, Player, Record,
 };
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::perft::{perft, perft_full};
@@ -187,7 +187,7 @@ impl Game for SideOnlyHash {
     fn option_specs() -> &'static [OptionSpec] {
         &[]
     }
-    fn config(_values: &[i64]) -> Result<(), OptionError> {
+    fn config(_params: &Params) -> Result<(), OptionError> {
         Ok(())
     }
     fn start(config: &()) -> Self {

@@ -7,15 +7,16 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use tabuleiro::game::{Game, default_config};
+use tabuleiro::game::{Game, Params, default_config};
 use tabuleiro::games::neutreeko::Neutreeko;
-use tabuleiro::search::{Oracle, Policy, SearchLimits};
+use tabuleiro::search::{Oracle, Policy, SearchLimits, TABLEBASE};
 
 #[test]
 fn the_search_without_the_table_draws_from_the_start() {
     let start = Neutreeko::start(&default_config::<Neutreeko>());
     let mut policy = Policy::<Neutreeko>::standard(16, &default_config::<Neutreeko>());
-    policy.oracle().set_option(0, 0);
+    let off = Params::defaults(TABLEBASE).with("Tablebase", "false");
+    policy.oracle().set_options(&off.expect("an engine option"));
     for depth in [8, 10, 12] {
         policy.clear();
         let limits = SearchLimits {

@@ -771,8 +771,8 @@ fn engine_games_are_saved_with_their_options_and_result() {
     assert_ne!(game.result, "*", "{text}");
     // The record replays to the result it states.
     let config = tabuleiro::options::config_from_pairs::<tabuleiro::games::linetris::Linetris>(&[
-        ("Rows".to_string(), "4".to_string()),
-        ("Cols".to_string(), "5".to_string()),
+        ("Rows", "4"),
+        ("Cols", "5"),
     ])
     .unwrap();
     let mut record = Record::new(tabuleiro::games::linetris::Linetris::start(&config));

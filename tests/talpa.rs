@@ -8,9 +8,10 @@ mod naive;
 use naive::engine_move_texts;
 use tabuleiro::game::{Game, MoveError, Outcome, Player};
 use tabuleiro::games::talpa::{Move, Talpa};
+use tabuleiro::options::config_from_pairs;
 
 fn config(size: usize) -> <Talpa as Game>::Config {
-    Talpa::config(&[size as i64]).expect("even size")
+    config_from_pairs::<Talpa>(&[("Size", size.to_string())]).expect("even size")
 }
 
 fn start(size: usize) -> Talpa {

@@ -13,10 +13,11 @@ use naive::talpa::Naive;
 use tabuleiro::game::{Game, Outcome, Player, Value};
 use tabuleiro::games::talpa::Talpa;
 use tabuleiro::games::talpa::solve::Solver;
+use tabuleiro::options::config_from_pairs;
 use tabuleiro::rng::Xorshift;
 
 fn config(size: usize) -> <Talpa as Game>::Config {
-    Talpa::config(&[size as i64]).expect("even size")
+    config_from_pairs::<Talpa>(&[("Size", size.to_string())]).expect("even size")
 }
 
 /// Checks the solver's value of `state` against minimax, and that its principal

@@ -137,12 +137,17 @@ pub fn moves_of<G: Game>(start: &G, moves: &[G::Move]) -> Vec<PgnMove> {
 }
 
 /// Tags every record of a game of `G` carries: `Game`, then each of the game's options
-/// with its value (`values` in the order of [`Game::option_specs`]), then `FEN` and
+/// (`params`, made from [`Game::option_specs`]) with its value, then `FEN` and
 /// `SetUp "1"` when `start` is not the game's start position under those options.
-pub fn set_game_tags<G: Game>(record: &mut PgnGame, values: &[i64], start: &G, config: &G::Config) {
+pub fn set_game_tags<G: Game>(
+    record: &mut PgnGame,
+    params: &crate::game::Params,
+    start: &G,
+    config: &G::Config,
+) {
     record.set_tag("Game", G::NAME);
-    for (spec, value) in G::option_specs().iter().zip(values) {
-        record.set_tag(spec.name, spec.kind.format_value(*value));
+    for (spec, value) in params.iter() {
+        record.set_tag(spec.name, value.to_string());
     }
     let fen = start.fen();
     if fen != G::start(config).fen() {

@@ -130,9 +130,9 @@ pub fn pgn_game<G: Game>(
     pgn.set_tag("Result", result);
     pgn.set_tag("Game", record.name.clone());
     // Every option of the game, given or default, by its own name.
-    let values = crate::options::values_from_pairs::<G>(&record.options)?;
-    for (spec, value) in G::option_specs().iter().zip(values) {
-        pgn.set_tag(spec.name, spec.kind.format_value(value));
+    let params = crate::options::params_from_pairs::<G>(&record.options)?;
+    for (spec, value) in params.iter() {
+        pgn.set_tag(spec.name, value.to_string());
     }
     if let Some(fen) = &replay.fen {
         pgn.set_tag("FEN", fen.clone());
@@ -231,7 +231,7 @@ mod tests {
         let columns = Linetris::option_specs()
             .iter()
             .find(|spec| spec.name == "Cols")
-            .map(|spec| spec.kind.format_value(spec.kind.default_value()));
+            .map(|spec| spec.kind.default().to_string());
         assert!(columns.is_some());
         assert_eq!(pgn.tag("Cols").map(str::to_string), columns);
         assert_eq!(pgn.tag("FEN"), Some(start.as_str()));

@@ -15,6 +15,7 @@ pub mod notation;
 
 use std::fmt;
 
+pub use crate::options::{OptionError, OptionKind, OptionSpec, OptionValue, Params};
 pub use notation::{
     QUOTED_CHARS, fen_tail, format_fen_board, labelled_diagram, parse_fen_board, plain_diagram,
     quote, read_square, split_fen, square_name,
@@ -65,95 +66,6 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// The kind, bounds and default of one game option.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum OptionKind {
-    /// An integer in `min..=max`.
-    Spin { min: i64, max: i64, default: i64 },
-    /// A boolean, `true`/`false` in the protocol, 1/0 as a value.
-    Check { default: bool },
-}
-
-impl OptionKind {
-    pub fn default_value(self) -> i64 {
-        match self {
-            OptionKind::Spin { default, .. } => default,
-            OptionKind::Check { default } => i64::from(default),
-        }
-    }
-
-    /// Reads a protocol value (`7`, `true`) for this kind of option.
-    pub fn parse_value(self, text: &str) -> Result<i64, OptionError> {
-        match self {
-            OptionKind::Spin { min, max, .. } => {
-                let value: i64 = text
-                    .parse()
-                    .map_err(|_| OptionError::NotInteger(text.to_string()))?;
-                if value < min || value > max {
-                    return Err(OptionError::OutOfRange { value, min, max });
-                }
-                Ok(value)
-            }
-            OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
-                "true" => Ok(1),
-                "false" => Ok(0),
-                _ => Err(OptionError::NotBoolean(text.to_string())),
-            },
-        }
-    }
-
-    /// The protocol text of a value of this kind.
-    pub fn format_value(self, value: i64) -> String {
-        match self {
-            OptionKind::Spin { .. } => value.to_string(),
-            OptionKind::Check { .. } => (value != 0).to_string(),
-        }
-    }
-}
-
-/// A value an option does not take.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum OptionError {
-    /// A spin's value that is not an integer (the text given).
-    NotInteger(String),
-    /// A spin's value outside its bounds.
-    OutOfRange { value: i64, min: i64, max: i64 },
-    /// A check's value that is not `true` or `false` (the text given).
-    NotBoolean(String),
-    /// Values within their bounds that the game cannot be played with (Talpa's odd
-    /// sizes), in words.
-    Rejected(String),
-}
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionError::NotInteger(text) => write!(f, "{} is not an integer", quote(text)),
-            OptionError::OutOfRange { value, min, max } => {
-                write!(f, "{value} is outside {min}..{max}")
-            }
-            OptionError::NotBoolean(text) => write!(f, "{} is not true or false", quote(text)),
-            OptionError::Rejected(why) => f.write_str(why),
-        }
-    }
-}
-
-impl std::error::Error for OptionError {}
-
-/// At the protocol's edge an error becomes its text.
-impl From<OptionError> for String {
-    fn from(error: OptionError) -> String {
-        error.to_string()
-    }
-}
-
-/// One option of a game, such as Linetris's `Rows`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub kind: OptionKind,
 }
 
 /// A position string that could not be read. Texts quoted from the input are kept
@@ -368,13 +280,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// How the game looks to a person (`play`): glyphs, side names, a rules reminder.
     const LOOK: look::Look = look::Look::GENERIC;
 
-    /// The game's options, in a fixed order.
+    /// The game's options: names, kinds, bounds and defaults.
     fn option_specs() -> &'static [OptionSpec];
 
-    /// Builds the config from option values, given in the order of `option_specs`, each
-    /// already within its spin bounds. Errors on constraints the bounds cannot express
-    /// (Talpa's size must be even).
-    fn config(values: &[i64]) -> Result<Self::Config, OptionError>;
+    /// Builds the config from a value for each of the game's options, read by name
+    /// ([`Params::spin`], [`Params::check`]), each already within its bounds. Errors on
+    /// constraints the bounds cannot express (Talpa's size must be even).
+    fn config(params: &Params) -> Result<Self::Config, OptionError>;
 
     /// The start position under `config`.
     fn start(config: &Self::Config) -> Self;
@@ -484,11 +396,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
 /// The default config of a game: every option at its default.
 pub fn default_config<G: Game>() -> G::Config {
-    let values: Vec<i64> = G::option_specs()
-        .iter()
-        .map(|spec| spec.kind.default_value())
-        .collect();
-    match G::config(&values) {
+    match G::config(&Params::defaults(G::option_specs())) {
         Ok(config) => config,
         // The defaults are part of each game's definition; a game whose defaults do
         // not form a valid config is a programming error caught by every test.
@@ -580,26 +488,5 @@ impl<G: Game> Record<G> {
             self.state.generate_moves(&mut moves);
         }
         moves
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn option_values() {
-        let spin = OptionKind::Spin {
-            min: 4,
-            max: 10,
-            default: 6,
-        };
-        assert_eq!(spin.parse_value("7"), Ok(7));
-        assert!(spin.parse_value("11").is_err());
-        assert!(spin.parse_value("x").is_err());
-        let check = OptionKind::Check { default: true };
-        assert_eq!(check.parse_value("False"), Ok(0));
-        assert!(check.parse_value("1").is_err());
-        assert_eq!(check.format_value(1), "true");
     }
 }

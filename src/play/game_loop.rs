@@ -11,7 +11,7 @@ use super::args::{Kind, PlayArgs};
 use super::board::{self, Style};
 use crate::arena::pgn::{self, PgnGame};
 use crate::game::look::Look;
-use crate::game::{Outcome, Player, Record};
+use crate::game::{Outcome, Params, Player, Record};
 use crate::search::{Level, Oracle, Policy, Strategy};
 
 /// Transposition table of the play engine, MiB.
@@ -44,9 +44,9 @@ pub(super) struct Play<G: Strategy> {
     pub(super) io: Io,
     /// The text of the last move (for highlighting), if any.
     pub(super) last_move: Option<(Player, String)>,
-    /// The config and the option values (in the order of the game's specs), for records.
+    /// The config and the options it was made from, for records.
     pub(super) config: G::Config,
-    pub(super) values: Vec<i64>,
+    pub(super) params: Params,
     /// `--pgn FILE`, and the moves of the game as last appended there.
     pub(super) pgn: Option<PathBuf>,
     pub(super) appended: Option<Vec<G::Move>>,
@@ -59,7 +59,7 @@ pub(super) fn index(player: Player) -> usize {
 impl<G: Strategy> Play<G> {
     pub(super) fn new(
         config: G::Config,
-        values: Vec<i64>,
+        params: Params,
         args: PlayArgs,
         style: Style,
         io: Io,
@@ -82,7 +82,7 @@ impl<G: Strategy> Play<G> {
             io,
             last_move: None,
             config,
-            values,
+            params,
             pgn: args.pgn,
             appended: None,
         }
@@ -112,7 +112,7 @@ impl<G: Strategy> Play<G> {
         game.set_tag("White", p1);
         game.set_tag("Black", p2);
         game.set_tag("Result", pgn::result_token(outcome));
-        pgn::set_game_tags::<G>(&mut game, &self.values, &self.start, &self.config);
+        pgn::set_game_tags::<G>(&mut game, &self.params, &self.start, &self.config);
         // PGN's words: the game ended by the rules, or has not ended.
         let termination = match outcome {
             Some(_) => "normal",

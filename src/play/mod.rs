@@ -85,9 +85,9 @@ pub struct PlayGame {
 impl GameVisitor for PlayGame {
     type Output = Result<(), String>;
     fn visit<G: Strategy>(self) -> Self::Output {
-        let config = options::config_from_pairs::<G>(&self.args.options)?;
-        let values = options::values_from_pairs::<G>(&self.args.options)?;
-        Play::<G>::new(config, values, self.args, self.style, self.io).run();
+        let params = options::params_from_pairs::<G>(&self.args.options)?;
+        let config = options::config_of::<G>(&params)?;
+        Play::<G>::new(config, params, self.args, self.style, self.io).run();
         Ok(())
     }
 }

@@ -13,15 +13,22 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::{Game, OptionKind, OptionSpec, Value};
+use crate::game::{Game, OptionKind, OptionSpec, Params, Value};
 
-/// The engine option of every game with exact knowledge, at index 0 of its
+/// The engine option of every game with exact knowledge, its
 /// [`super::Strategy::engine_options`]: `Tablebase`, on by default; off, no solver,
 /// table or probe is used (nor built).
 pub const TABLEBASE: &[OptionSpec] = &[OptionSpec {
-    name: "Tablebase",
+    name: TABLEBASE_NAME,
     kind: OptionKind::Check { default: true },
 }];
+
+const TABLEBASE_NAME: &str = "Tablebase";
+
+/// The [`TABLEBASE`] switch in a game's engine options, if they have one.
+pub fn tablebase_on(options: &Params) -> Option<bool> {
+    options.check(TABLEBASE_NAME).ok()
+}
 
 /// The state of the [`TABLEBASE`] option in an oracle: on until set off.
 #[derive(Debug)]
@@ -38,10 +45,10 @@ impl Switch {
         self.0.load(Ordering::Relaxed)
     }
 
-    /// [`Oracle::set_option`] for an oracle whose only option is [`TABLEBASE`].
-    pub fn set_option(&self, index: usize, value: i64) {
-        if index == 0 {
-            self.0.store(value != 0, Ordering::SeqCst);
+    /// [`Oracle::set_options`] for an oracle whose only option is [`TABLEBASE`].
+    pub fn set_options(&self, options: &Params) {
+        if let Some(on) = tablebase_on(options) {
+            self.0.store(on, Ordering::SeqCst);
         }
     }
 }
@@ -81,10 +88,10 @@ pub trait Oracle<G: Game>: Send + Sync + 'static {
     where
         Self: Sized;
 
-    /// Sets one of the engine options the game declares
-    /// ([`super::Strategy::engine_options`]), by its index there; the value is
-    /// already checked against the option's kind.
-    fn set_option(&self, _index: usize, _value: i64) {}
+    /// Takes the values of the engine options the game declares
+    /// ([`super::Strategy::engine_options`]), each read by name and already checked
+    /// against its kind and bounds.
+    fn set_options(&self, _options: &Params) {}
 
     /// Starts the heavy preparation (building a table) in the background, if there is
     /// any and it is not under way or done. The engine calls it when the game is

@@ -35,7 +35,7 @@ pub trait Strategy: Game {
 
     /// Engine options of this game beyond the session's own (Hash, Level, …) and the
     /// rules' ([`Game::option_specs`]): they tune the engine, not the game, so changing
-    /// one keeps the position. Passed to the oracle by index.
+    /// one keeps the position. The oracle reads them by name ([`super::Oracle::set_options`]).
     fn engine_options() -> &'static [OptionSpec] {
         &[]
     }

@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::output::Output;
-use crate::game::{Game, Outcome, Player, Record, Scoring, Value, quote};
+use crate::game::{Game, Outcome, Params, Player, Record, Scoring, Value, quote};
 use crate::games::GameVisitor;
 use crate::perft;
 use crate::protocol::response::{InfoLine, InfoScore, Response};
@@ -34,9 +34,8 @@ pub trait Engine: Send {
     /// Searches on `threads` threads from now on, started here; the number running
     /// (fewer only if the system refused threads).
     fn set_threads(&mut self, threads: usize) -> usize;
-    /// Sets the game's engine option number `index` ([`Strategy::engine_options`]) to
-    /// a value already checked against its kind.
-    fn set_engine_option(&mut self, index: usize, value: i64);
+    /// Hands the game's engine options ([`Strategy::engine_options`]) to its oracle.
+    fn set_engine_options(&mut self, options: &Params);
     /// Starts building the game's tables in the background, if it has any (see
     /// [`Oracle::prepare`]).
     fn prepare_tables(&self);
@@ -78,17 +77,19 @@ pub struct GameEngine<G: Strategy> {
 }
 
 impl<G: Strategy> GameEngine<G> {
-    /// The engine at the start position with the game's engine options at `values`
-    /// (in the order of [`Strategy::engine_options`]), its transposition table
-    /// allocated, so that no clocked search pays for it. The game's own tables are
-    /// started by the session ([`Engine::prepare_tables`]) when the game is chosen, or
-    /// by the first `isready`.
-    pub fn new(config: G::Config, hash_mib: usize, threads: usize, values: &[i64]) -> Self {
+    /// The engine at the start position with the game's engine options ([`Strategy::engine_options`])
+    /// at `engine_options`, its transposition table allocated, so that no clocked
+    /// search pays for it. The game's own tables are started by the session
+    /// ([`Engine::prepare_tables`]) when the game is chosen, or by the first `isready`.
+    pub fn new(
+        config: G::Config,
+        hash_mib: usize,
+        threads: usize,
+        engine_options: &Params,
+    ) -> Self {
         let record = Record::new(G::start(&config));
         let oracle = Arc::new(G::Oracle::new(&config));
-        for (index, &value) in values.iter().enumerate() {
-            oracle.set_option(index, value);
-        }
+        oracle.set_options(engine_options);
         let mut policy = Policy::new(hash_mib, G::Eval::default(), Arc::clone(&oracle));
         policy.prepare();
         policy.set_threads(threads);
@@ -120,12 +121,38 @@ fn warm_up<G: Strategy>(start: &G) {
     }
 }
 
-/// Builds the engine of a game from option values (for [`crate::games::visit`]).
+/// The options of one game as a session keeps them, by name.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameOptions {
+    /// The rules' ([`Game::option_specs`]): a new value makes a new engine.
+    pub rules: Params,
+    /// The engine's ([`Strategy::engine_options`]): handed to its oracle as they change.
+    pub engine: Params,
+}
+
+impl GameOptions {
+    /// `G`'s options at their defaults.
+    pub fn defaults<G: Strategy>() -> GameOptions {
+        GameOptions {
+            rules: Params::defaults(G::option_specs()),
+            engine: Params::defaults(G::engine_options()),
+        }
+    }
+}
+
+/// A game's options at their defaults (for [`crate::games::visit`]).
+pub struct DefaultOptions;
+
+impl GameVisitor for DefaultOptions {
+    type Output = GameOptions;
+    fn visit<G: Strategy>(self) -> GameOptions {
+        GameOptions::defaults::<G>()
+    }
+}
+
+/// Builds the engine of a game from its options (for [`crate::games::visit`]).
 pub struct BuildEngine {
-    /// The game's options, in the order of [`Game::option_specs`].
-    pub values: Vec<i64>,
-    /// The game's engine options, in the order of [`Strategy::engine_options`].
-    pub engine_values: Vec<i64>,
+    pub options: GameOptions,
     pub hash_mib: usize,
     pub threads: usize,
 }
@@ -133,12 +160,12 @@ pub struct BuildEngine {
 impl GameVisitor for BuildEngine {
     type Output = Result<Box<dyn Engine>, String>;
     fn visit<G: Strategy>(self) -> Self::Output {
-        let config = G::config(&self.values)?;
+        let config = G::config(&self.options.rules)?;
         Ok(Box::new(GameEngine::<G>::new(
             config,
             self.hash_mib,
             self.threads,
-            &self.engine_values,
+            &self.options.engine,
         )))
     }
 }
@@ -290,8 +317,8 @@ impl<G: Strategy> Engine for GameEngine<G> {
         lock(&self.policy).set_threads(threads)
     }
 
-    fn set_engine_option(&mut self, index: usize, value: i64) {
-        self.oracle.set_option(index, value);
+    fn set_engine_options(&mut self, options: &Params) {
+        self.oracle.set_options(options);
     }
 
     fn prepare_tables(&self) {

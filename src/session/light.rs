@@ -16,15 +16,16 @@ impl Session {
     /// A session on `game` with a 1 MiB table and the games' tables off (see the
     /// module doc); for fuzz targets and tests that make many sessions.
     pub fn for_fuzzing(out: Output, game: &str) -> Result<Session, String> {
-        let mut engine_values = defaults(engine_specs_of);
-        for (game, values) in engine_values.iter_mut() {
-            for (value, spec) in values.iter_mut().zip(engine_specs_of(game)) {
+        let mut options = defaults();
+        for engine in options.values_mut().map(|options| &mut options.engine) {
+            for spec in engine.specs() {
                 if matches!(spec.kind, OptionKind::Check { .. }) {
-                    *value = 0;
+                    // A check takes `false`: this cannot fail.
+                    let _ = engine.set(spec.name, "false");
                 }
             }
         }
-        Session::with_values(out, game, defaults(specs_of), engine_values, LIGHT_HASH_MIB)
+        Session::with_options(out, game, options, LIGHT_HASH_MIB)
     }
 }
 

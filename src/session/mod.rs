@@ -31,11 +31,13 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-pub use engine::{BuildEngine, Engine, GoSettings};
+use engine::DefaultOptions;
+pub use engine::{BuildEngine, Engine, GameOptions, GoSettings};
 pub use output::Output;
 
-use crate::game::{OptionError, OptionKind, OptionSpec, quote};
+use crate::game::{OptionError, OptionKind, OptionSpec, OptionValue, Params, quote};
 use crate::games::{self, GameVisitor};
+use crate::options::{self, ResolveError};
 use crate::protocol::response::{OptionLine, Response};
 use crate::protocol::{Command, Go, parse_command};
 use crate::search::threads::MAX_THREADS;
@@ -55,6 +57,23 @@ pub const OVERHEAD_DEFAULT: i64 = 20;
 const OVERHEAD_MAX: i64 = 5_000;
 /// Input lines longer than this are rejected (the rest of the line is skipped).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The option that chooses the game (a combo of [`games::NAMES`]; `game NAME` too).
+const GAME: &str = "Game";
+/// The session's own options beside `Game`, resolved as the games' are; `ugi` shows
+/// each at its current value.
+const HASH: OptionSpec = OptionSpec::spin("Hash", 1, HASH_MAX, HASH_DEFAULT);
+const THREADS: OptionSpec = OptionSpec::spin("Threads", 1, MAX_THREADS as i64, THREADS_DEFAULT);
+const MOVE_OVERHEAD: OptionSpec =
+    OptionSpec::spin("MoveOverhead", 0, OVERHEAD_MAX, OVERHEAD_DEFAULT);
+/// Playing strength, by default the full strength, [`Level::MAX`] (search/level.rs).
+const LEVEL: OptionSpec = OptionSpec::spin(
+    "Level",
+    Level::MIN as i64,
+    Level::MAX as i64,
+    Level::MAX as i64,
+);
+const SESSION_OPTIONS: &[OptionSpec] = &[HASH, THREADS, MOVE_OVERHEAD, LEVEL];
 
 /// Whether the session goes on after a line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -159,10 +178,8 @@ enum Ending {
 pub struct Session {
     out: Output,
     engine: Box<dyn Engine>,
-    /// The option values of every game, in the order of its `option_specs`.
-    game_values: HashMap<&'static str, Vec<i64>>,
-    /// The engine option values of every game, in the order of its `engine_options`.
-    engine_values: HashMap<&'static str, Vec<i64>>,
+    /// The options of every game, kept when another game is played.
+    options: HashMap<&'static str, GameOptions>,
     hash_mib: usize,
     /// The `Threads` option: threads per search.
     threads: usize,
@@ -190,17 +207,8 @@ impl GameVisitor for Specs {
     }
 }
 
-/// The engine option specs of a game (such as a table's on/off switch).
-struct EngineSpecs;
-impl GameVisitor for EngineSpecs {
-    type Output = &'static [OptionSpec];
-    fn visit<G: Strategy>(self) -> Self::Output {
-        G::engine_options()
-    }
-}
-
-/// Checks option values against a game's cross-constraints without building anything.
-struct CheckConfig(Vec<i64>);
+/// Checks a game's options against its cross-constraints without building anything.
+struct CheckConfig(Params);
 impl GameVisitor for CheckConfig {
     type Output = Result<(), OptionError>;
     fn visit<G: Strategy>(self) -> Self::Output {
@@ -212,59 +220,35 @@ fn specs_of(game: &str) -> &'static [OptionSpec] {
     games::visit(game, Specs).unwrap_or(&[])
 }
 
-fn engine_specs_of(game: &str) -> &'static [OptionSpec] {
-    games::visit(game, EngineSpecs).unwrap_or(&[])
-}
-
-/// Every option of every game at its default, by game.
-fn defaults(specs: fn(&str) -> &'static [OptionSpec]) -> HashMap<&'static str, Vec<i64>> {
+/// Every game's options at their defaults, by game.
+fn defaults() -> HashMap<&'static str, GameOptions> {
     games::NAMES
         .iter()
-        .map(|&name| {
-            let values = specs(name)
-                .iter()
-                .map(|spec| spec.kind.default_value())
-                .collect();
-            (name, values)
-        })
+        .filter_map(|&name| Some((name, games::visit(name, DefaultOptions)?)))
         .collect()
 }
 
 impl Session {
     /// A session on `game` (a name from [`games::NAMES`]).
     pub fn new(out: Output, game: &str) -> Result<Session, String> {
-        Session::with_values(
-            out,
-            game,
-            defaults(specs_of),
-            defaults(engine_specs_of),
-            HASH_DEFAULT as usize,
-        )
+        Session::with_options(out, game, defaults(), HASH_DEFAULT as usize)
     }
 
-    /// A session on `game` with these option values and table size (the one place a
+    /// A session on `game` with these games' options and table size (the one place a
     /// session is put together: [`Session::new`] and the light session of `light.rs`).
-    fn with_values(
+    fn with_options(
         out: Output,
         game: &str,
-        game_values: HashMap<&'static str, Vec<i64>>,
-        engine_values: HashMap<&'static str, Vec<i64>>,
+        options: HashMap<&'static str, GameOptions>,
         hash_mib: usize,
     ) -> Result<Session, String> {
         let name = games::canonical(game).ok_or_else(|| unknown_game(game))?;
-        let engine = build(
-            name,
-            &game_values,
-            &engine_values,
-            hash_mib,
-            THREADS_DEFAULT as usize,
-        )?;
+        let engine = build(name, &options, hash_mib, THREADS_DEFAULT as usize)?;
         let (events, inbox) = mpsc::channel();
         Ok(Session {
             out,
             engine,
-            game_values,
-            engine_values,
+            options,
             hash_mib,
             threads: THREADS_DEFAULT as usize,
             move_overhead_ms: OVERHEAD_DEFAULT as u64,
@@ -596,64 +580,26 @@ impl Session {
     pub fn option_lines(&self) -> Vec<OptionLine> {
         let mut lines = vec![
             OptionLine::Combo {
-                name: "Game".to_string(),
+                name: GAME.to_string(),
                 default: self.game().to_string(),
                 vars: games::NAMES.iter().map(|s| s.to_string()).collect(),
             },
-            OptionLine::Spin {
-                name: "Hash".to_string(),
-                default: self.hash_mib as i64,
-                min: 1,
-                max: HASH_MAX,
-            },
-            OptionLine::Spin {
-                name: "Threads".to_string(),
-                default: self.threads as i64,
-                min: 1,
-                max: MAX_THREADS as i64,
-            },
-            OptionLine::Spin {
-                name: "MoveOverhead".to_string(),
-                default: self.move_overhead_ms as i64,
-                min: 0,
-                max: OVERHEAD_MAX,
-            },
-            // Level: playing strength (search/level.rs).
-            OptionLine::Spin {
-                name: "Level".to_string(),
-                default: i64::from(self.level.get()),
-                min: i64::from(Level::MIN),
-                max: i64::from(Level::MAX),
-            },
+            option_line(&HASH, OptionValue::Spin(self.hash_mib as i64)),
+            option_line(&THREADS, OptionValue::Spin(self.threads as i64)),
+            option_line(
+                &MOVE_OVERHEAD,
+                OptionValue::Spin(self.move_overhead_ms as i64),
+            ),
+            option_line(&LEVEL, OptionValue::Spin(i64::from(self.level.get()))),
         ];
         // The games' engine options (a table's on/off switch), each once.
-        let mut seen: Vec<&str> = Vec::new();
-        for &game in games::NAMES {
-            for (index, spec) in engine_specs_of(game).iter().enumerate() {
-                if seen.iter().any(|s| s.eq_ignore_ascii_case(spec.name)) {
-                    continue;
-                }
-                seen.push(spec.name);
-                let value = self.engine_values[game].get(index).copied();
-                lines.push(option_line(
-                    spec,
-                    value.unwrap_or(spec.kind.default_value()),
-                ));
-            }
+        let engine = self.each_once(games::NAMES.iter().copied(), |options| &options.engine);
+        for (_, spec, value) in engine {
+            lines.push(option_line(&spec, value));
         }
-        let mut seen: Vec<&str> = Vec::new();
+        // The games' options, each at the current game's value if it has it.
         let order = std::iter::once(self.game()).chain(games::NAMES.iter().copied());
-        let mut found: Vec<(&str, OptionSpec, i64)> = Vec::new();
-        for game in order {
-            for (index, spec) in specs_of(game).iter().enumerate() {
-                if seen.iter().any(|s| s.eq_ignore_ascii_case(spec.name)) {
-                    continue;
-                }
-                seen.push(spec.name);
-                let value = self.game_values[game].get(index).copied();
-                found.push((game, *spec, value.unwrap_or(spec.kind.default_value())));
-            }
-        }
+        let mut found = self.each_once(order, |options| &options.rules);
         // Keep a stable order: by the game list, whatever the current game.
         found.sort_by_key(|(game, _, _)| games::NAMES.iter().position(|g| g == game));
         for (_, spec, value) in found {
@@ -670,15 +616,32 @@ impl Session {
         lines
     }
 
+    /// Each option of `which` of the games in `order` once, with the first game that
+    /// has it and that game's value.
+    fn each_once<'a>(
+        &self,
+        order: impl Iterator<Item = &'a str>,
+        which: fn(&GameOptions) -> &Params,
+    ) -> Vec<(&'a str, OptionSpec, OptionValue)> {
+        let mut seen: Vec<OptionSpec> = Vec::new();
+        let mut found = Vec::new();
+        for game in order {
+            let Some(options) = self.options.get(game) else {
+                continue;
+            };
+            for (spec, value) in which(options).iter() {
+                if options::find(&seen, spec.name).is_none() {
+                    seen.push(*spec);
+                    found.push((game, *spec, value));
+                }
+            }
+        }
+        found
+    }
+
     fn select_game(&mut self, name: &str) -> Result<(), String> {
         let name = games::canonical(name).ok_or_else(|| unknown_game(name))?;
-        self.engine = build(
-            name,
-            &self.game_values,
-            &self.engine_values,
-            self.hash_mib,
-            self.threads,
-        )?;
+        self.engine = build(name, &self.options, self.hash_mib, self.threads)?;
         // A game chosen is a game to be played: its tables start building now, and
         // the next `isready` waits for them. (The game a process starts with waits for
         // the first `isready`, so that an arena that switches games at once never
@@ -687,18 +650,34 @@ impl Session {
         Ok(())
     }
 
+    /// `setoption`: the name is resolved against the session's own options, then the
+    /// games' engine options, then the games' options ([`options::resolve`] for all).
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value_text = value.ok_or_else(|| format!("option {} needs a value", quote(name)))?;
-        match name.to_ascii_lowercase().as_str() {
-            "game" => return self.select_game(value_text),
-            "hash" => {
-                let mib = spin("Hash", value_text, 1, HASH_MAX)? as usize;
+        if name.eq_ignore_ascii_case(GAME) {
+            return self.select_game(value_text);
+        }
+        match options::resolve(SESSION_OPTIONS, name, value_text) {
+            Ok((spec, value)) => return self.set_session_option(*spec, value.as_i64()),
+            Err(ResolveError::Unknown(_)) => {}
+            Err(bad) => return Err(bad.to_string()),
+        }
+        if self.set_engine_option(name, value_text)? {
+            return Ok(());
+        }
+        self.set_game_option(name, value_text)
+    }
+
+    /// Sets one of [`SESSION_OPTIONS`] to a value within its bounds.
+    fn set_session_option(&mut self, spec: OptionSpec, value: i64) -> Result<(), String> {
+        match spec {
+            HASH => {
+                let mib = value as usize;
                 self.engine.set_hash(mib)?;
                 self.hash_mib = mib;
-                return Ok(());
             }
-            "threads" => {
-                let threads = spin("Threads", value_text, 1, MAX_THREADS as i64)? as usize;
+            THREADS => {
+                let threads = value as usize;
                 self.threads = self.engine.set_threads(threads);
                 if self.threads < threads {
                     return Err(format!(
@@ -706,45 +685,38 @@ impl Session {
                         self.threads
                     ));
                 }
-                return Ok(());
             }
-            "moveoverhead" => {
-                self.move_overhead_ms = spin("MoveOverhead", value_text, 0, OVERHEAD_MAX)? as u64;
-                return Ok(());
-            }
-            // Level: playing strength (search/level.rs).
-            "level" => {
-                let (min, max) = (i64::from(Level::MIN), i64::from(Level::MAX));
-                let n = spin("Level", value_text, min, max)?;
-                self.level = u8::try_from(n)
+            MOVE_OVERHEAD => self.move_overhead_ms = value as u64,
+            LEVEL => {
+                self.level = u8::try_from(value)
                     .ok()
                     .and_then(Level::new)
-                    .ok_or_else(|| format!("bad value for Level: {n}"))?;
-                return Ok(());
+                    .ok_or_else(|| format!("bad value for Level: {value}"))?;
             }
-            _ => {}
+            _ => return Err(format!("unknown option {}", quote(spec.name))),
         }
-        if self.set_engine_option(name, value_text)? {
-            return Ok(());
-        }
-        // A game option: kept for every game that has it and accepts the value, so
-        // that each game's values of a shared option (`Size`) can be set whatever the
-        // current game and in any order; the current game restarts with it.
+        Ok(())
+    }
+
+    /// A game option: kept for every game that has it and accepts the value, so that
+    /// each game's values of a shared option (`Size`) can be set whatever the current
+    /// game and in any order; the current game restarts with it.
+    fn set_game_option(&mut self, name: &str, value_text: &str) -> Result<(), String> {
         let current = self.game();
         let owners: Vec<&'static str> = games::NAMES
             .iter()
             .copied()
-            .filter(|g| has_option(g, name))
+            .filter(|g| options::find(specs_of(g), name).is_some())
             .collect();
         if owners.is_empty() {
-            return Err(format!("unknown option {}", quote(name)));
+            return Err(ResolveError::Unknown(name.to_string()).to_string());
         }
         let mut accepted = Vec::new();
         let mut refused_by_current = None;
         let mut last_error = String::new();
         for game in owners {
-            match self.checked_values(game, name, value_text) {
-                Ok(values) => accepted.push((game, values)),
+            match self.checked_options(game, name, value_text) {
+                Ok(rules) => accepted.push((game, rules)),
                 Err(error) if game == current => refused_by_current = Some(error),
                 Err(error) => last_error = error,
             }
@@ -762,17 +734,13 @@ impl Session {
             )));
         }
         let resets_current = accepted.iter().any(|(game, _)| *game == current);
-        for (game, values) in accepted {
-            self.game_values.insert(game, values);
+        for (game, rules) in accepted {
+            if let Some(options) = self.options.get_mut(game) {
+                options.rules = rules;
+            }
         }
         if resets_current {
-            self.engine = build(
-                current,
-                &self.game_values,
-                &self.engine_values,
-                self.hash_mib,
-                self.threads,
-            )?;
+            self.engine = build(current, &self.options, self.hash_mib, self.threads)?;
         }
         Ok(())
     }
@@ -781,54 +749,47 @@ impl Session {
     /// game's engine at once (and starts its tables, if the option turned them on).
     /// `Ok(false)` when no game has such an engine option.
     fn set_engine_option(&mut self, name: &str, text: &str) -> Result<bool, String> {
+        let current = self.game();
         let mut found = false;
-        for &game in games::NAMES {
-            let specs = engine_specs_of(game);
-            let Some(index) = specs.iter().position(|s| s.name.eq_ignore_ascii_case(name)) else {
+        for game in games::NAMES {
+            let Some(options) = self.options.get_mut(game) else {
                 continue;
             };
-            let spec = specs[index];
-            let value = spec
-                .kind
-                .parse_value(text)
-                .map_err(|why| format!("bad value for {}: {why}", spec.name))?;
-            if let Some(values) = self.engine_values.get_mut(game) {
-                values[index] = value;
+            match options.engine.set(name, text) {
+                Ok(_) => found = true,
+                Err(ResolveError::Unknown(_)) => continue,
+                Err(bad) => return Err(bad.to_string()),
             }
-            if game == self.game() {
-                self.engine.set_engine_option(index, value);
+            if *game == current {
+                self.engine.set_engine_options(&options.engine);
                 self.engine.prepare_tables();
             }
-            found = true;
         }
         Ok(found)
     }
 
-    /// The values of `game` with option `name` set to `text`, if valid.
-    fn checked_values(&self, game: &str, name: &str, text: &str) -> Result<Vec<i64>, String> {
-        let specs = specs_of(game);
-        let index = specs
-            .iter()
-            .position(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown option {}", quote(name)))?;
-        let spec = specs[index];
-        let value = match spec.kind {
-            // 0 for an option several games share: this game's own default.
-            OptionKind::Spin { default, .. }
-                if shared_spin(spec.name).is_some() && is_zero(text) =>
-            {
-                default
-            }
-            kind => kind
-                .parse_value(text)
-                .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?,
+    /// The options of `game` with option `name` set to `text`, if valid.
+    fn checked_options(&self, game: &str, name: &str, text: &str) -> Result<Params, String> {
+        let mut rules = match self.options.get(game) {
+            Some(options) => options.rules.clone(),
+            None => return Err(unknown_game(game)),
         };
-        let mut values = self.game_values[game].clone();
-        values[index] = value;
-        games::visit(game, CheckConfig(values.clone()))
+        // 0 for an option several games share: this game's own default.
+        let set = if shared_spin(name).is_some() && is_zero(text) {
+            rules.reset(name)
+        } else {
+            rules.set(name, text)
+        };
+        let spec = set.map_err(|error| match error {
+            ResolveError::BadValue { name, why } => {
+                format!("bad value for {name} of {game}: {why}")
+            }
+            unknown => unknown.to_string(),
+        })?;
+        games::visit(game, CheckConfig(rules.clone()))
             .unwrap_or(Ok(()))
             .map_err(|why| format!("bad value for {} of {game}: {why}", spec.name))?;
-        Ok(values)
+        Ok(rules)
     }
 }
 
@@ -838,44 +799,26 @@ fn is_zero(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b == b'0')
 }
 
-/// Whether `game` has a game option called `name`.
-fn has_option(game: &str, name: &str) -> bool {
-    specs_of(game)
-        .iter()
-        .any(|spec| spec.name.eq_ignore_ascii_case(name))
-}
-
 /// For a number option that several games have (`Size`: Talpa 4–10, Fabrik 7–11), the
 /// largest maximum among them; `None` for any other option. Such an option is
 /// advertised as `default 0 min 0 max <that>`, 0 meaning each game's own default: every
 /// value of every game is within what `ugi` says, and an arena that sends back the
 /// advertised default changes no game.
 fn shared_spin(name: &str) -> Option<i64> {
-    let mut owners = 0;
-    let mut max = None;
-    for game in games::NAMES {
-        for spec in specs_of(game) {
-            if !spec.name.eq_ignore_ascii_case(name) {
-                continue;
-            }
-            owners += 1;
-            match spec.kind {
-                OptionKind::Spin { max: top, .. } => max = max.max(Some(top)),
-                OptionKind::Check { .. } => return None,
-            }
-        }
+    let owners: Vec<&OptionSpec> = games::NAMES
+        .iter()
+        .filter_map(|game| options::find(specs_of(game), name))
+        .collect();
+    if owners.len() < 2 {
+        return None;
     }
-    if owners > 1 { max } else { None }
-}
-
-fn spin(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
-    OptionKind::Spin {
-        min,
-        max,
-        default: min,
-    }
-    .parse_value(text)
-    .map_err(|why| format!("bad value for {name}: {why}"))
+    owners
+        .iter()
+        .map(|spec| match spec.kind {
+            OptionKind::Spin { max, .. } => Some(max),
+            OptionKind::Check { .. } => None,
+        })
+        .try_fold(i64::MIN, |top, max| Some(top.max(max?)))
 }
 
 fn unknown_game(name: &str) -> String {
@@ -888,14 +831,16 @@ fn unknown_game(name: &str) -> String {
 
 fn build(
     game: &str,
-    values: &HashMap<&'static str, Vec<i64>>,
-    engine_values: &HashMap<&'static str, Vec<i64>>,
+    options: &HashMap<&'static str, GameOptions>,
     hash_mib: usize,
     threads: usize,
 ) -> Result<Box<dyn Engine>, String> {
+    let options = options
+        .get(game)
+        .cloned()
+        .ok_or_else(|| unknown_game(game))?;
     let builder = BuildEngine {
-        values: values.get(game).cloned().unwrap_or_default(),
-        engine_values: engine_values.get(game).cloned().unwrap_or_default(),
+        options,
         hash_mib,
         threads,
     };
@@ -903,17 +848,17 @@ fn build(
 }
 
 /// The `option` line of an option at `value`.
-fn option_line(spec: &OptionSpec, value: i64) -> OptionLine {
+fn option_line(spec: &OptionSpec, value: OptionValue) -> OptionLine {
     match spec.kind {
         OptionKind::Spin { min, max, .. } => OptionLine::Spin {
             name: spec.name.to_string(),
-            default: value,
+            default: value.as_i64(),
             min,
             max,
         },
         OptionKind::Check { .. } => OptionLine::Check {
             name: spec.name.to_string(),
-            default: value != 0,
+            default: value.as_i64() != 0,
         },
     }
 }
@@ -1108,19 +1053,16 @@ mod tests {
                         // A value the game's own rules refuse (Talpa's odd sizes) is
                         // checked by the game, not by the advertised range.
                         if session
-                            .checked_values(game, spec.name, &value.to_string())
+                            .checked_options(game, spec.name, &value.to_string())
                             .is_err()
                         {
                             continue;
                         }
                         let result = session.set_option(spec.name, Some(&value.to_string()));
                         assert!(result.is_ok(), "{game} {} {value}: {result:?}", spec.name);
-                        let index = specs_of(game)
-                            .iter()
-                            .position(|s| s.name == spec.name)
-                            .unwrap_or_default();
                         assert_eq!(
-                            session.game_values[game][index], value,
+                            session.options[game].rules.spin(spec.name),
+                            Ok(value),
                             "{game} from {start}"
                         );
                     }
@@ -1147,7 +1089,7 @@ mod tests {
                 let result = session.set_option(name, Some(value));
                 assert!(result.is_ok(), "{game}: {name} {value}: {result:?}");
             }
-            assert_eq!(session.game_values, defaults(specs_of), "{game}");
+            assert_eq!(session.options, defaults(), "{game}");
             assert_eq!(session.game(), game);
         }
     }

@@ -7,15 +7,20 @@ use tabuleiro::rng::Xorshift;
 /// redrawn until the game accepts them.
 pub fn random_config<G: Game>(rng: &mut Xorshift) -> G::Config {
     loop {
-        let values: Vec<i64> = G::option_specs()
+        let pairs: Vec<(&str, String)> = G::option_specs()
             .iter()
-            .map(|spec| match spec.kind {
-                _ if rng.below(3) == 0 => spec.kind.default_value(),
-                OptionKind::Spin { min, max, .. } => min + rng.below((max - min + 1) as u64) as i64,
-                OptionKind::Check { .. } => rng.below(2) as i64,
+            .filter_map(|spec| {
+                let value = match spec.kind {
+                    _ if rng.below(3) == 0 => return None,
+                    OptionKind::Spin { min, max, .. } => {
+                        (min + rng.below((max - min + 1) as u64) as i64).to_string()
+                    }
+                    OptionKind::Check { .. } => (rng.below(2) == 1).to_string(),
+                };
+                Some((spec.name, value))
             })
             .collect();
-        if let Ok(config) = G::config(&values) {
+        if let Ok(config) = tabuleiro::options::config_from_pairs::<G>(&pairs) {
             return config;
         }
     }

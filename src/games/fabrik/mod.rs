@@ -36,8 +36,8 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
-    parse_fen_board, read_square, square_name,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Params,
+    Player, parse_fen_board, read_square, square_name,
 };
 use crate::hash::{GOLDEN_GAMMA, SplitMix64};
 use crate::search::{NoOracle, Strategy};
@@ -500,26 +500,22 @@ impl Game for Fabrik {
         ]
     }
 
-    fn config(values: &[i64]) -> Result<Config, OptionError> {
-        let [size, line_length] = values else {
-            return Err(OptionError::Rejected(format!(
-                "expected 2 option values, got {}",
-                values.len()
-            )));
-        };
-        if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(size) {
+    fn config(params: &Params) -> Result<Config, OptionError> {
+        let size = params.spin("Size")?;
+        let line_length = params.spin("LineLength")?;
+        if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&size) {
             return Err(OptionError::Rejected(format!(
                 "Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"
             )));
         }
-        if !(4..=5).contains(line_length) {
+        if !(4..=5).contains(&line_length) {
             return Err(OptionError::Rejected(format!(
                 "LineLength {line_length} is not 4 or 5"
             )));
         }
         Ok(Config {
-            size: *size as u8,
-            line_length: *line_length as u8,
+            size: size as u8,
+            line_length: line_length as u8,
         })
     }
 

@@ -42,8 +42,8 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
-    Scoring, TieBreak, parse_fen_board, read_square, square_name,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Params,
+    Player, Scoring, TieBreak, parse_fen_board, read_square, square_name,
 };
 use crate::hash::mix;
 use sight::{CELLS, Cells, SIZE, bit, tables};
@@ -313,17 +313,11 @@ impl Game for FrozenForest {
         OPTIONS
     }
 
-    fn config(values: &[i64]) -> Result<Config, OptionError> {
-        match values {
-            [trees] if (4..=10).contains(trees) => Ok(Config {
-                trees: *trees as u8,
-            }),
-            [trees] => Err(OptionError::Rejected(format!(
+    fn config(params: &Params) -> Result<Config, OptionError> {
+        match params.spin("Trees")? {
+            trees @ 4..=10 => Ok(Config { trees: trees as u8 }),
+            trees => Err(OptionError::Rejected(format!(
                 "Trees {trees} is outside 4..10"
-            ))),
-            _ => Err(OptionError::Rejected(format!(
-                "expected 1 option value, got {}",
-                values.len()
             ))),
         }
     }

@@ -104,8 +104,8 @@ impl Oracle<FrozenForest> for FrozenForestOracle {
         }
     }
 
-    fn set_option(&self, index: usize, value: i64) {
-        self.switch.set_option(index, value);
+    fn set_options(&self, options: &crate::game::Params) {
+        self.switch.set_options(options);
     }
 
     /// The prover of a small forest, with its 64 MiB table, is made here (before

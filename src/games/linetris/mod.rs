@@ -27,8 +27,8 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::{rows_of, with_dots};
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
-    labelled_diagram, parse_fen_board,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Params,
+    Player, labelled_diagram, parse_fen_board,
 };
 use crate::hash::{GOLDEN_GAMMA, mix};
 use crate::search::Strategy;
@@ -250,17 +250,12 @@ impl Game for Linetris {
         OPTIONS
     }
 
-    fn config(values: &[i64]) -> Result<Config, OptionError> {
-        let get = |index: usize| -> Result<i64, OptionError> {
-            values.get(index).copied().ok_or_else(|| {
-                OptionError::Rejected(format!("missing value for option {}", OPTIONS[index].name))
-            })
-        };
+    fn config(params: &Params) -> Result<Config, OptionError> {
         Ok(Config {
-            rows: get(0)? as u32,
-            cols: get(1)? as u32,
-            row_clear: get(2)? != 0,
-            max_plies: get(3)? as u32,
+            rows: params.spin("Rows")? as u32,
+            cols: params.spin("Cols")? as u32,
+            row_clear: params.check("RowClear")?,
+            max_plies: params.spin("MaxPlies")? as u32,
         })
     }
 

@@ -418,8 +418,8 @@ impl Oracle<Linetris> for LinetrisOracle {
         LinetrisOracle::new(config)
     }
 
-    fn set_option(&self, index: usize, value: i64) {
-        self.switch.set_option(index, value);
+    fn set_options(&self, options: &crate::game::Params) {
+        self.switch.set_options(options);
     }
 
     /// Makes the solver of the board now, so that no clocked search pays for its table.

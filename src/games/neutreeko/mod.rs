@@ -31,8 +31,8 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveCode, MoveError, OptionError, OptionSpec, Outcome, Player, parse_fen_board,
-    read_square, square_name,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionSpec, Outcome, Params, Player,
+    parse_fen_board, read_square, square_name,
 };
 use crate::hash::mix;
 
@@ -176,7 +176,7 @@ impl Game for Neutreeko {
         &[]
     }
 
-    fn config(_values: &[i64]) -> Result<(), OptionError> {
+    fn config(_params: &Params) -> Result<(), OptionError> {
         Ok(())
     }
 

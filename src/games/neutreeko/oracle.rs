@@ -74,9 +74,9 @@ impl Oracle<Neutreeko> for NeutreekoOracle {
         NeutreekoOracle::new()
     }
 
-    fn set_option(&self, index: usize, value: i64) {
-        if index == 0 {
-            self.enabled.store(value != 0, Ordering::SeqCst);
+    fn set_options(&self, options: &crate::game::Params) {
+        if let Some(on) = crate::search::oracle::tablebase_on(options) {
+            self.enabled.store(on, Ordering::SeqCst);
         }
     }
 

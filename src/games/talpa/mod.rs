@@ -33,8 +33,8 @@ use crate::game::look::{Colour, Look, piece};
 use crate::game::notation::rows_of;
 use crate::game::split_fen;
 use crate::game::{
-    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Player,
-    parse_fen_board, read_square, square_name,
+    FenError, Game, MoveCode, MoveError, OptionError, OptionKind, OptionSpec, Outcome, Params,
+    Player, parse_fen_board, read_square, square_name,
 };
 use crate::hash::SplitMix64;
 
@@ -411,8 +411,8 @@ impl Game for Talpa {
         }]
     }
 
-    fn config(values: &[i64]) -> Result<Config, OptionError> {
-        let size = values.first().copied().unwrap_or(8);
+    fn config(params: &Params) -> Result<Config, OptionError> {
+        let size = params.spin("Size")?;
         if !(MIN_SIZE as i64..=MAX_SIZE as i64).contains(&size) {
             return Err(OptionError::Rejected(format!(
                 "Size {size} is outside {MIN_SIZE}..{MAX_SIZE}"
@@ -605,8 +605,12 @@ impl Strategy for Talpa {
 mod tests {
     use super::*;
 
+    fn config(size: &str) -> Result<Config, String> {
+        crate::options::config_from_pairs::<Talpa>(&[("Size", size)])
+    }
+
     fn start(size: usize) -> Talpa {
-        Talpa::start(&Talpa::config(&[size as i64]).unwrap())
+        Talpa::start(&config(&size.to_string()).unwrap())
     }
 
     #[test]
@@ -626,10 +630,10 @@ mod tests {
 
     #[test]
     fn odd_sizes_are_rejected() {
-        let err = Talpa::config(&[7]).unwrap_err();
-        assert!(err.to_string().contains("even"), "{err}");
-        assert!(Talpa::config(&[12]).is_err());
-        assert_eq!(Talpa::config(&[6]).unwrap().size, 6);
+        let err = config("7").unwrap_err();
+        assert!(err.contains("even"), "{err}");
+        assert!(config("12").is_err());
+        assert_eq!(config("6").unwrap().size, 6);
     }
 
     #[test]

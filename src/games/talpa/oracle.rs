@@ -36,8 +36,8 @@ impl Oracle<Talpa> for TalpaOracle {
         }
     }
 
-    fn set_option(&self, index: usize, value: i64) {
-        self.switch.set_option(index, value);
+    fn set_options(&self, options: &crate::game::Params) {
+        self.switch.set_options(options);
     }
 
     fn solve(&self, state: &Talpa, stop: &AtomicBool) -> Option<Solution<super::Move>> {
