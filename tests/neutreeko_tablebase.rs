@@ -10,9 +10,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use tabuleiro::game::{Game, Outcome, Player, Record, Value, default_config};
-use tabuleiro::games::neutreeko::tablebase::{Counts, Table};
+use tabuleiro::games::neutreeko::tablebase::Table;
 use tabuleiro::games::neutreeko::{Move, Neutreeko, is_three_in_a_row};
 use tabuleiro::rng::Xorshift;
+use tabuleiro::search::exact::Counts;
 use tabuleiro::search::{Policy, SearchLimits};
 
 fn table() -> &'static Table {
@@ -238,17 +239,7 @@ fn every_position_is_consistent_with_its_moves() {
                 }
             };
             assert_eq!(value, expected, "{}", position.fen());
-            match value {
-                Value::Win(n) => {
-                    counts.wins += 1;
-                    counts.longest_win = counts.longest_win.max(n);
-                }
-                Value::Loss(n) => {
-                    counts.losses += 1;
-                    counts.longest_loss = counts.longest_loss.max(n);
-                }
-                Value::Draw(_) => counts.draws += 1,
-            }
+            counts.add(value, 1);
         }
     }
     assert_eq!(table.counts(), counts);
