@@ -130,12 +130,8 @@ impl LinetrisOracle {
     /// `go solve` from the table: the value and the best move (fastest win, a draw,
     /// slowest loss), repetition aside.
     fn retro_solve(table: &Table, state: &Linetris) -> Option<Solution<Move>> {
-        if let Some(outcome) = state.outcome() {
-            return Some(Solution {
-                value: Value::of_outcome(outcome, state.side),
-                best: None,
-                nodes: 0,
-            });
+        if let Some(done) = finished(state) {
+            return Some(done);
         }
         let value = Self::retro_probe(table, state)?;
         let pos = table.pos_of(state)?;
@@ -229,12 +225,8 @@ impl LinetrisOracle {
         }
         let geo = &state.rules.geo;
         let empties = (geo.board & !state.occupied()).count_ones();
-        if let Some(outcome) = state.outcome() {
-            return Some(Solution {
-                value: Value::of_outcome(outcome, state.side),
-                best: None,
-                nodes: 0,
-            });
+        if let Some(done) = finished(state) {
+            return Some(done);
         }
         // The ply limit must not be able to end the game before the board is full.
         if state.plies + empties > state.rules.limit {
@@ -295,6 +287,15 @@ impl LinetrisOracle {
             solver.clear();
         }
     }
+}
+
+/// The solution of a game that is over: its value, and no move.
+fn finished(state: &Linetris) -> Option<Solution<Move>> {
+    state.outcome().map(|outcome| Solution {
+        value: Value::of_outcome(outcome, state.side),
+        best: None,
+        nodes: 0,
+    })
 }
 
 /// The table of a board: from the cache file in `dir` when it has a good one, else

@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bits::Geometry;
 use super::{Config, Linetris, Move, Rules};
-use crate::game::{Player, Value};
+use crate::game::{Game, Outcome, Player, Value};
 use crate::search::exact::Counts;
 use crate::search::exact::byte::{self, NONE};
 
@@ -578,6 +578,56 @@ impl Table {
         line
     }
 
+    /// Checks every state's value against its children's by the engine's own rules
+    /// (`Linetris::play`, not the table's move code): a win in d has a move that wins
+    /// at once or leads to a loss in d − 1, and none shorter; a loss in d has only
+    /// moves to wins, the longest in d − 1; a draw has no move to a loss and not only
+    /// moves to wins. With the distances this proves the table, by induction on them.
+    /// The number of states checked, or the first that fails and why.
+    pub fn check(&self) -> Result<u64, String> {
+        let mut checked = 0;
+        let mut moves = Vec::new();
+        for index in 0..self.len() {
+            let Some(value) = self.value_at(index) else {
+                continue;
+            };
+            let pos = self
+                .decode(index)
+                .filter(|pos| self.index(pos) == index)
+                .ok_or_else(|| format!("index {index}: a value, but not a state's index"))?;
+            let state = self.state_of(&pos);
+            if state.outcome().is_some() {
+                return Err(format!("index {index}: {} is over", state.fen()));
+            }
+            moves.clear();
+            state.generate_moves(&mut moves);
+            let mut best: Option<Value> = None;
+            for &mv in &moves {
+                let mut next = state;
+                next.play(mv);
+                let child = match next.outcome() {
+                    Some(Outcome::Win(p)) if p == state.side => Value::Win(1),
+                    Some(_) => return Err(format!("{}: the mover did not win", next.fen())),
+                    None => flip(
+                        self.probe(&next)
+                            .ok_or_else(|| format!("{}: a child that is no state", next.fen()))?,
+                    ),
+                };
+                if best.is_none_or(|b| rank(child) > rank(b)) {
+                    best = Some(child);
+                }
+            }
+            if best != Some(value) {
+                return Err(format!(
+                    "index {index} ({}): {value:?} in the table, {best:?} by its moves",
+                    state.fen()
+                ));
+            }
+            checked += 1;
+        }
+        Ok(checked)
+    }
+
     /// W/L/D counts over every state of the table.
     pub fn counts(&self) -> Counts {
         let mut counts = Counts::default();
@@ -734,54 +784,11 @@ fn table_parents(layout: &Layout, pos: Pos, mut f: impl FnMut(usize)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Outcome};
     use std::sync::OnceLock;
 
     fn table_4x4() -> &'static Table {
         static TABLE: OnceLock<Table> = OnceLock::new();
         TABLE.get_or_init(|| Table::build(4, 4))
-    }
-
-    /// The value of every move of `state` by the engine's own rules (`Linetris::play`),
-    /// looked up in the table: `Win(1)` for a move that wins at once.
-    fn child_values(table: &Table, state: &Linetris) -> Vec<Value> {
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut next = *state;
-                next.play(mv);
-                match next.outcome() {
-                    Some(Outcome::Win(p)) => {
-                        assert_eq!(p, state.side);
-                        Value::Win(1)
-                    }
-                    Some(Outcome::Draw) => panic!("no draw by the rules without a ply limit"),
-                    None => flip(table.probe(&next).expect("a child is a state")),
-                }
-            })
-            .collect()
-    }
-
-    /// Every state's value follows from its children's, by the engine's rules: a win in
-    /// d has a child lost in d - 1 (or wins at once) and none shorter; a loss in d has
-    /// only children won, the longest in d - 1; a draw has no child lost and not only
-    /// children won. With the distances this proves the table (by induction on them).
-    fn check_consistent(table: &Table) {
-        for index in 0..table.len() {
-            let Some(value) = table.value_at(index) else {
-                continue;
-            };
-            let pos = table.decode(index).unwrap();
-            assert_eq!(table.index(&pos), index);
-            let state = table.state_of(&pos);
-            assert_eq!(state.outcome(), None);
-            let values = child_values(table, &state);
-            assert!(!values.is_empty());
-            let best = values.iter().copied().max_by_key(|v| rank(*v)).unwrap();
-            assert_eq!(best, value, "index {index}: {}", state.fen());
-        }
     }
 
     /// The index and the position convert both ways, the odometer walk agrees with
@@ -842,7 +849,22 @@ mod tests {
 
     #[test]
     fn four_by_four_is_consistent_with_the_rules() {
-        check_consistent(table_4x4());
+        let table = table_4x4();
+        assert_eq!(table.check(), Ok(table.counts().total()));
+    }
+
+    /// The check finds a value its children contradict.
+    #[test]
+    fn the_check_finds_a_wrong_value() {
+        let table = table_4x4();
+        let mut bytes = table.bytes().to_vec();
+        bytes[table.index(&table.start())] = byte::encode(Value::Loss(20)).unwrap();
+        let doctored = Table::from_bytes(4, 4, bytes).unwrap();
+        let why = doctored.check().unwrap_err();
+        assert!(
+            why.contains("Loss(20) in the table, Some(Loss(22))"),
+            "{why}"
+        );
     }
 
     #[test]
@@ -1001,7 +1023,7 @@ mod tests {
             (counts.wins, counts.losses, counts.draws),
             (3_308_548, 1_468_318, 1_051_176)
         );
-        check_consistent(&table);
+        assert_eq!(table.check(), Ok(counts.total()));
         assert_eq!(agrees_with_minimax(&table, 6, 50), [50; 4]);
     }
 }
