@@ -130,7 +130,7 @@ fn main() {
                 Some(solved) => println!(
                     "{}: {} for the mover, {} nodes, {:.1} s",
                     state.format_move(mv),
-                    describe(parent(solved.value)),
+                    describe(solved.value.parent()),
                     solved.nodes,
                     t.elapsed().as_secs_f64()
                 ),
@@ -195,13 +195,5 @@ fn main() {
             seconds.unwrap_or(0),
             solver.nodes()
         ),
-    }
-}
-
-fn parent(child: Value) -> Value {
-    match child {
-        Value::Win(n) => Value::Loss(n + 1),
-        Value::Loss(n) => Value::Win(n + 1),
-        Value::Draw(n) => Value::Draw(n + 1),
     }
 }

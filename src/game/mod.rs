@@ -276,42 +276,9 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// The proven value of a position for the side to move, with the number of plies to
-/// the end of the game under best play (fastest win, slowest loss).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Value {
-    Win(u32),
-    Loss(u32),
-    /// A draw, reached after the given number of plies (0 where that is not known,
-    /// such as a draw by endless play).
-    Draw(u32),
-}
-
-impl Value {
-    /// The value of a finished game for `side`: its end, 0 plies away.
-    pub fn of_outcome(outcome: Outcome, side: Player) -> Value {
-        match outcome {
-            Outcome::Draw => Value::Draw(0),
-            Outcome::Win(p) if p == side => Value::Win(0),
-            Outcome::Win(_) => Value::Loss(0),
-        }
-    }
-
-    /// The protocol words of `info string solved …`: `win`, `loss` or `draw`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Value::Win(_) => "win",
-            Value::Loss(_) => "loss",
-            Value::Draw(_) => "draw",
-        }
-    }
-
-    pub fn plies(self) -> u32 {
-        match self {
-            Value::Win(n) | Value::Loss(n) | Value::Draw(n) => n,
-        }
-    }
-}
+/// The proven value of a position, with its arithmetic: it lives in the exact-solving
+/// layer ([`crate::search::exact::value`]); the path `game::Value` stays.
+pub use crate::search::exact::value::Value;
 
 /// How a match between two engines scores this game (SPEC §2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -27,6 +27,7 @@ use super::sight::SIZE;
 use super::{FrozenForest, Move};
 use crate::game::{Game, Value};
 use crate::hash::mix;
+use crate::search::exact::value::{WIN, parent_score as parent};
 
 /// The largest forest whose positions the table's keys hold exactly.
 pub const MAX_TREES: u8 = 7;
@@ -35,8 +36,6 @@ const BUCKET: usize = 4;
 /// Marks an empty entry (no position has this key: its side bit would be set twice).
 const EMPTY: u64 = u64::MAX;
 
-/// The score of a win at ply 0 (above any game's length: at most 2 × 101 plies).
-const WIN: i32 = 1000;
 /// The stop flag and the deadline are read every this many nodes (under a millisecond).
 const STOP_INTERVAL: u64 = 1024;
 
@@ -88,12 +87,6 @@ impl Default for Prover {
     fn default() -> Self {
         Self::new(u64::MAX, 20)
     }
-}
-
-/// The parent's score when its move leads to a child scoring `score` (negated, and
-/// one ply further from the end).
-fn parent(score: i32) -> i32 {
-    if score > 0 { 1 - score } else { -score - 1 }
 }
 
 /// The inverse of [`parent`], extended to window bounds: the child's score that maps
@@ -223,12 +216,10 @@ impl Prover {
                 break;
             }
         }
-        let value = if score > 0 {
-            Value::Win((WIN - score) as u32)
-        } else {
-            Value::Loss((score + WIN) as u32)
-        };
-        Ok(Solved { value, best })
+        Ok(Solved {
+            value: Value::of_score_on(score, WIN),
+            best,
+        })
     }
 
     /// The score of `position` when it lies strictly between `alpha` and `beta`;

@@ -26,6 +26,7 @@ use std::time::Instant;
 
 use super::{Move, Talpa};
 use crate::game::{Game, Outcome, Player, Value};
+use crate::search::exact::value::{from_relative, to_relative};
 
 /// The score of a win at ply 0; a win at ply `p` from the root scores `WIN - p`.
 const WIN: i32 = 100;
@@ -671,7 +672,7 @@ impl Solver {
     fn value(&mut self, state: &Talpa, stop: &AtomicBool) -> Option<Value> {
         Some(match state.outcome() {
             Some(outcome) => Value::of_outcome(outcome, state.side_to_move()),
-            None => score_to_value(self.exact(&Board::of(state), stop)?),
+            None => Value::of_score_on(self.exact(&Board::of(state), stop)?, WIN),
         })
     }
 
@@ -706,7 +707,7 @@ impl Solver {
         for mv in moves {
             let mut child = *state;
             child.play(mv);
-            out.push((mv, parent_value(self.value(&child, stop)?)));
+            out.push((mv, self.value(&child, stop)?.parent()));
         }
         Some(out)
     }
@@ -732,7 +733,7 @@ impl Solver {
                 let child_value = match child.outcome() {
                     Some(outcome) => Value::of_outcome(outcome, child.side_to_move()),
                     None => {
-                        let want = value_to_score(child_target(target)?);
+                        let want = target.child()?.score_on(WIN);
                         let score = self.search(&Board::of(&child), want - 1, want + 1, 0, stop);
                         if self.stopped {
                             return None;
@@ -740,10 +741,10 @@ impl Solver {
                         if score != want {
                             continue;
                         }
-                        score_to_value(score)
+                        Value::of_score_on(score, WIN)
                     }
                 };
-                if parent_value(child_value) == target {
+                if child_value.parent() == target {
                     next = Some((mv, child, child_value));
                     break;
                 }
@@ -917,60 +918,5 @@ impl Solver {
                 stop,
             );
         }
-    }
-}
-
-/// The value one ply up of a child's value.
-fn parent_value(child: Value) -> Value {
-    match child {
-        Value::Win(n) => Value::Loss(n + 1),
-        Value::Loss(n) => Value::Win(n + 1),
-        Value::Draw(n) => Value::Draw(n + 1),
-    }
-}
-
-/// The value a child must have for its parent to have `parent`.
-fn child_target(parent: Value) -> Option<Value> {
-    match parent {
-        Value::Win(n) if n > 0 => Some(Value::Loss(n - 1)),
-        Value::Loss(n) if n > 0 => Some(Value::Win(n - 1)),
-        _ => None,
-    }
-}
-
-fn value_to_score(value: Value) -> i32 {
-    match value {
-        Value::Win(n) => WIN - n as i32,
-        Value::Loss(n) => n as i32 - WIN,
-        Value::Draw(_) => 0,
-    }
-}
-
-fn score_to_value(score: i32) -> Value {
-    if score > 0 {
-        Value::Win((WIN - score) as u32)
-    } else {
-        Value::Loss((WIN + score) as u32)
-    }
-}
-
-/// A score from the root at `ply` as a score from that position (bounds at ±INF stay).
-fn to_relative(score: i32, ply: i32) -> i32 {
-    if score.abs() >= INF {
-        score
-    } else if score > 0 {
-        score + ply
-    } else {
-        score - ply
-    }
-}
-
-fn from_relative(score: i32, ply: i32) -> i32 {
-    if score.abs() >= INF {
-        score
-    } else if score > 0 {
-        score - ply
-    } else {
-        score + ply
     }
 }

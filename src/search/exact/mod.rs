@@ -4,6 +4,8 @@
 pub mod build;
 pub mod byte;
 pub mod counts;
+pub mod value;
 
 pub use build::Background;
 pub use counts::Counts;
+pub use value::Value;
