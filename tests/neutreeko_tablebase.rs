@@ -37,15 +37,6 @@ fn after(state: &Neutreeko, mv: Move) -> Neutreeko {
     child
 }
 
-/// A value seen from the other side, one ply earlier.
-fn back_up(value: Value) -> Value {
-    match value {
-        Value::Win(n) => Value::Loss(n + 1),
-        Value::Loss(n) => Value::Win(n + 1),
-        Value::Draw(n) => Value::Draw(n),
-    }
-}
-
 // ---------------------------------------------------------------------------------
 // An independent search: plain negamax with alpha-beta, no table, no hashing.
 
@@ -119,7 +110,7 @@ fn first_moves_agree_with_an_independent_search() {
         // Depth 7 proves the losses in 2, 4 and 6 and must prove nothing else.
         assert_agrees(&child, 7);
         // The value for black, who made the move.
-        let value = back_up(table().probe(&child).expect("valid"));
+        let value = table().probe(&child).expect("valid").parent();
         values.push((start.format_move(mv), value));
     }
     // The values for black, pinned: two moves keep the draw, all others lose.

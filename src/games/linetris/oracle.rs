@@ -165,11 +165,7 @@ impl LinetrisOracle {
                 Some(Outcome::Win(_)) => Value::Win(1),
                 Some(Outcome::Draw) => Value::Draw(1),
                 None if seen >= 2 => Value::Draw(1),
-                None => match Self::retro_probe(table, &child)? {
-                    Value::Win(n) => Value::Loss(n + 1),
-                    Value::Loss(n) => Value::Win(n + 1),
-                    draw => draw,
-                },
+                None => Self::retro_probe(table, &child)?.parent(),
             };
             let key = match value {
                 Value::Win(n) => (3, -seen.min(1), -i64::from(n)),

@@ -547,9 +547,9 @@ impl Table {
         for (mv, child) in self.children(pos) {
             let value = match child {
                 Child::Won => Value::Win(1),
-                Child::Pos(next) => flip(self.value(&next)),
+                Child::Pos(next) => self.value(&next).parent(),
             };
-            if best.is_none_or(|(_, b)| rank(value) > rank(b)) {
+            if best.is_none_or(|(_, b)| value.score() > b.score()) {
                 best = Some((mv, value));
             }
         }
@@ -608,12 +608,12 @@ impl Table {
                 let child = match next.outcome() {
                     Some(Outcome::Win(p)) if p == state.side => Value::Win(1),
                     Some(_) => return Err(format!("{}: the mover did not win", next.fen())),
-                    None => flip(
-                        self.probe(&next)
-                            .ok_or_else(|| format!("{}: a child that is no state", next.fen()))?,
-                    ),
+                    None => self
+                        .probe(&next)
+                        .ok_or_else(|| format!("{}: a child that is no state", next.fen()))?
+                        .parent(),
                 };
-                if best.is_none_or(|b| rank(child) > rank(b)) {
+                if best.is_none_or(|b| child.score() > b.score()) {
                     best = Some(child);
                 }
             }
@@ -672,24 +672,6 @@ impl Table {
         let mut out = Vec::new();
         table_parents(&self.layout, *pos, |i| out.push(i));
         out
-    }
-}
-
-/// A value seen from the other side, one ply earlier.
-fn flip(value: Value) -> Value {
-    match value {
-        Value::Win(d) => Value::Loss(d + 1),
-        Value::Loss(d) => Value::Win(d + 1),
-        Value::Draw(d) => Value::Draw(d),
-    }
-}
-
-/// The order of preference: fastest win, then draws, then the slowest loss.
-fn rank(value: Value) -> i64 {
-    match value {
-        Value::Win(d) => 1_000_000 - i64::from(d),
-        Value::Draw(_) => 0,
-        Value::Loss(d) => -1_000_000 + i64::from(d),
     }
 }
 

@@ -15,7 +15,7 @@
 //! retrograde build finds wins at odd distances and losses at even ones only. A draw's
 //! distance is not kept (a table's draws are draws by endless play).
 
-use crate::game::Value;
+use super::Value;
 
 /// A draw; during a build, a position not decided yet.
 pub const DRAW: u8 = 0;

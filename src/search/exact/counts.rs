@@ -2,8 +2,8 @@
 //! and the longest win and loss. The Linetris retrograde tables and the Neutreeko
 //! table report them.
 
+use super::Value;
 use super::byte;
-use crate::game::Value;
 
 /// Won, lost and drawn positions for the side to move, and the longest win and loss
 /// in plies.
