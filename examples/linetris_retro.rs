@@ -140,7 +140,9 @@ fn main() {
     }
     if check {
         let started = Instant::now();
-        let checked = check_all(&table);
+        let checked = table
+            .check()
+            .unwrap_or_else(|why| panic!("the table disagrees with the rules: {why}"));
         println!(
             "check: {checked} states agree with their children by Linetris::play ({:.1} s)",
             started.elapsed().as_secs_f64()
@@ -188,49 +190,6 @@ fn probe_cost(table: &Table) -> f64 {
     }
     assert_eq!(known, (rounds * states.len()) as u64);
     started.elapsed().as_secs_f64() * 1e9 / (rounds * states.len()) as f64
-}
-
-/// The preference among values: fastest win, draw, slowest loss.
-fn rank(value: Value) -> i64 {
-    match value {
-        Value::Win(d) => 1_000_000 - i64::from(d),
-        Value::Draw(_) => 0,
-        Value::Loss(d) => -1_000_000 + i64::from(d),
-    }
-}
-
-/// Checks every state against its children by the engine's rules; returns the count.
-fn check_all(table: &Table) -> u64 {
-    let mut checked = 0;
-    let mut moves = Vec::new();
-    for index in 0..table.len() {
-        let Some(pos) = table.decode(index) else {
-            continue;
-        };
-        let state = table.state_of(&pos);
-        moves.clear();
-        state.generate_moves(&mut moves);
-        let best = moves
-            .iter()
-            .map(|&mv| {
-                let mut next = state;
-                next.play(mv);
-                match next.outcome() {
-                    Some(Outcome::Win(_)) => Value::Win(1),
-                    Some(Outcome::Draw) => panic!("a draw by the rules without a ply limit"),
-                    None => match table.probe(&next).expect("a child is a state") {
-                        Value::Win(d) => Value::Loss(d + 1),
-                        Value::Loss(d) => Value::Win(d + 1),
-                        draw => draw,
-                    },
-                }
-            })
-            .max_by_key(|v| rank(*v))
-            .expect("a state has a move");
-        assert_eq!(best, table.value(&pos), "{}", state.fen());
-        checked += 1;
-    }
-    checked
 }
 
 /// Proven bounds per position (by its hash): the side to move forces a win within

@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use tabuleiro::game::{Game, Value, default_config};
+use tabuleiro::game::{Game, default_config};
 use tabuleiro::games::neutreeko::Neutreeko;
 use tabuleiro::games::neutreeko::tablebase::{POSITIONS, Table};
 
@@ -108,11 +108,7 @@ fn main() {
     for mv in moves {
         let mut child = start;
         child.play(mv);
-        let for_black = match table.probe(&child).expect("a valid position") {
-            Value::Win(n) => Value::Loss(n + 1),
-            Value::Loss(n) => Value::Win(n + 1),
-            draw => draw,
-        };
+        let for_black = table.probe(&child).expect("a valid position").parent();
         println!("  {}: {for_black:?}", start.format_move(mv));
     }
 }

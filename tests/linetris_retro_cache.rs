@@ -17,6 +17,7 @@ use tabuleiro::games::linetris::oracle::TableSource;
 use tabuleiro::games::linetris::retro::{Table, cache};
 use tabuleiro::games::linetris::{Config, Linetris, LinetrisOracle};
 use tabuleiro::search::Oracle;
+use tabuleiro::search::exact::byte;
 
 fn config(rows: u32, cols: u32) -> Config {
     Config {
@@ -44,8 +45,8 @@ fn doctored_4x4(dir: &Path) {
     let table = Table::build(4, 4);
     let start = table.index(&table.start());
     let mut bytes = table.bytes().to_vec();
-    assert_eq!(bytes[start], 22);
-    bytes[start] = 20;
+    assert_eq!(byte::decode(bytes[start]), Some(Value::Loss(22)));
+    bytes[start] = byte::encode(Value::Loss(20)).unwrap();
     let doctored = Table::from_bytes(4, 4, bytes).unwrap();
     cache::save(&doctored, dir).unwrap();
 }

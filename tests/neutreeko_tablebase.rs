@@ -10,9 +10,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use tabuleiro::game::{Game, Outcome, Player, Record, Value, default_config};
-use tabuleiro::games::neutreeko::tablebase::{Counts, Table};
+use tabuleiro::games::neutreeko::tablebase::Table;
 use tabuleiro::games::neutreeko::{Move, Neutreeko, is_three_in_a_row};
 use tabuleiro::rng::Xorshift;
+use tabuleiro::search::exact::Counts;
 use tabuleiro::search::{Policy, SearchLimits};
 
 fn table() -> &'static Table {
@@ -34,15 +35,6 @@ fn after(state: &Neutreeko, mv: Move) -> Neutreeko {
     let mut child = *state;
     child.play(mv);
     child
-}
-
-/// A value seen from the other side, one ply earlier.
-fn back_up(value: Value) -> Value {
-    match value {
-        Value::Win(n) => Value::Loss(n + 1),
-        Value::Loss(n) => Value::Win(n + 1),
-        Value::Draw(n) => Value::Draw(n),
-    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -118,7 +110,7 @@ fn first_moves_agree_with_an_independent_search() {
         // Depth 7 proves the losses in 2, 4 and 6 and must prove nothing else.
         assert_agrees(&child, 7);
         // The value for black, who made the move.
-        let value = back_up(table().probe(&child).expect("valid"));
+        let value = table().probe(&child).expect("valid").parent();
         values.push((start.format_move(mv), value));
     }
     // The values for black, pinned: two moves keep the draw, all others lose.
@@ -238,17 +230,7 @@ fn every_position_is_consistent_with_its_moves() {
                 }
             };
             assert_eq!(value, expected, "{}", position.fen());
-            match value {
-                Value::Win(n) => {
-                    counts.wins += 1;
-                    counts.longest_win = counts.longest_win.max(n);
-                }
-                Value::Loss(n) => {
-                    counts.losses += 1;
-                    counts.longest_loss = counts.longest_loss.max(n);
-                }
-                Value::Draw(_) => counts.draws += 1,
-            }
+            counts.add(value, 1);
         }
     }
     assert_eq!(table.counts(), counts);

@@ -21,14 +21,15 @@
 //! Connect Four and the row clear by its search alone.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::time::Instant;
 
 use super::retro::{self, Table, cache};
 use super::solver::{self, Solver};
 use super::{Config, Linetris, Move, PROBE_EMPTIES};
 use crate::game::{Game, Outcome, Value};
+use crate::search::exact::Background;
 use crate::search::{Oracle, RootProbe, Solution, Switch};
 
 /// On the clock, Connect Four positions with at most this many empty cells go to the
@@ -56,16 +57,6 @@ pub enum TableSource {
     Built,
 }
 
-/// The state of a retrograde table's load or build, shared with the thread doing it.
-#[derive(Default)]
-struct RetroBuild {
-    table: OnceLock<(Table, TableSource)>,
-    started: AtomicBool,
-    failed: AtomicBool,
-    /// Set when the oracle is dropped: a build under way gives up.
-    cancel: AtomicBool,
-}
-
 /// The solvers of one engine.
 pub struct LinetrisOracle {
     /// Whether the config is plain Connect Four (RowClear off), and its board.
@@ -74,20 +65,13 @@ pub struct LinetrisOracle {
     cols: u32,
     small: Mutex<Option<Solver<u64>>>,
     large: Mutex<Option<Solver<u128>>>,
-    /// With RowClear on and a board that has a table, its retrograde table.
-    retro: Option<Arc<RetroBuild>>,
+    /// With RowClear on and a board that has a table, its retrograde table (dropping
+    /// the oracle cancels a build under way).
+    retro: Option<Background<(Table, TableSource)>>,
     /// The directory of the cache files, if any.
     cache_dir: Option<PathBuf>,
     /// The `Tablebase` option.
     switch: Switch,
-}
-
-impl Drop for LinetrisOracle {
-    fn drop(&mut self) {
-        if let Some(build) = &self.retro {
-            build.cancel.store(true, Ordering::SeqCst);
-        }
-    }
 }
 
 impl LinetrisOracle {
@@ -111,7 +95,7 @@ impl LinetrisOracle {
             cols,
             small: Mutex::new(None),
             large: Mutex::new(None),
-            retro: retro.then(Arc::default),
+            retro: retro.then(Background::new),
             cache_dir: dir,
             switch: Switch::default(),
         }
@@ -119,12 +103,12 @@ impl LinetrisOracle {
 
     /// The retrograde table, once loaded or built.
     pub fn retro_table(&self) -> Option<&Table> {
-        self.retro.as_ref()?.table.get().map(|(table, _)| table)
+        self.retro.as_ref()?.get().map(|(table, _)| table)
     }
 
     /// Whether the retrograde table was loaded from its cache file or built.
     pub fn retro_source(&self) -> Option<TableSource> {
-        self.retro.as_ref()?.table.get().map(|(_, source)| *source)
+        self.retro.as_ref()?.get().map(|(_, source)| *source)
     }
 
     /// The value of a RowClear position under the rules, from the table's value, which
@@ -146,12 +130,8 @@ impl LinetrisOracle {
     /// `go solve` from the table: the value and the best move (fastest win, a draw,
     /// slowest loss), repetition aside.
     fn retro_solve(table: &Table, state: &Linetris) -> Option<Solution<Move>> {
-        if let Some(outcome) = state.outcome() {
-            return Some(Solution {
-                value: Value::of_outcome(outcome, state.side),
-                best: None,
-                nodes: 0,
-            });
+        if let Some(done) = finished(state) {
+            return Some(done);
         }
         let value = Self::retro_probe(table, state)?;
         let pos = table.pos_of(state)?;
@@ -185,11 +165,7 @@ impl LinetrisOracle {
                 Some(Outcome::Win(_)) => Value::Win(1),
                 Some(Outcome::Draw) => Value::Draw(1),
                 None if seen >= 2 => Value::Draw(1),
-                None => match Self::retro_probe(table, &child)? {
-                    Value::Win(n) => Value::Loss(n + 1),
-                    Value::Loss(n) => Value::Win(n + 1),
-                    draw => draw,
-                },
+                None => Self::retro_probe(table, &child)?.parent(),
             };
             let key = match value {
                 Value::Win(n) => (3, -seen.min(1), -i64::from(n)),
@@ -222,34 +198,11 @@ impl LinetrisOracle {
         let Some(build) = &self.retro else {
             return;
         };
-        if build.started.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let shared = Arc::clone(build);
         let (rows, cols) = (self.rows, self.cols);
         let dir = self.cache_dir.clone();
-        let spawned = std::thread::Builder::new()
-            .name("linetris-retro".to_string())
-            .spawn(move || {
-                // `isready` waits for the table: a load or build that panicked must say
-                // so.
-                let made =
-                    std::panic::catch_unwind(|| load_or_build(rows, cols, dir, &shared.cancel));
-                match made {
-                    Ok(Some(made)) => {
-                        let _ = shared.table.set(made);
-                    }
-                    Ok(None) => shared.failed.store(true, Ordering::SeqCst),
-                    Err(_) => {
-                        log::warn!("linetris retrograde table: the build panicked");
-                        shared.failed.store(true, Ordering::SeqCst);
-                    }
-                }
-            });
-        if let Err(why) = spawned {
-            log::warn!("linetris retrograde table: cannot start the build thread: {why}");
-            build.failed.store(true, Ordering::SeqCst);
-        }
+        build.start("linetris retrograde table", move |cancel| {
+            load_or_build(rows, cols, dir, cancel)
+        });
     }
 
     /// The exact value of a Connect Four position (RowClear off), or `None` when the
@@ -268,12 +221,8 @@ impl LinetrisOracle {
         }
         let geo = &state.rules.geo;
         let empties = (geo.board & !state.occupied()).count_ones();
-        if let Some(outcome) = state.outcome() {
-            return Some(Solution {
-                value: Value::of_outcome(outcome, state.side),
-                best: None,
-                nodes: 0,
-            });
+        if let Some(done) = finished(state) {
+            return Some(done);
         }
         // The ply limit must not be able to end the game before the board is full.
         if state.plies + empties > state.rules.limit {
@@ -334,6 +283,15 @@ impl LinetrisOracle {
             solver.clear();
         }
     }
+}
+
+/// The solution of a game that is over: its value, and no move.
+fn finished(state: &Linetris) -> Option<Solution<Move>> {
+    state.outcome().map(|outcome| Solution {
+        value: Value::of_outcome(outcome, state.side),
+        best: None,
+        nodes: 0,
+    })
 }
 
 /// The table of a board: from the cache file in `dir` when it has a good one, else
@@ -443,15 +401,10 @@ impl Oracle<Linetris> for LinetrisOracle {
 
     fn wait(&self, stop: &AtomicBool, deadline: Option<Instant>) {
         self.prepare();
-        if let Some(build) = &self.retro {
-            while self.switch.on()
-                && build.table.get().is_none()
-                && !build.failed.load(Ordering::SeqCst)
-                && !stop.load(Ordering::Relaxed)
-                && deadline.is_none_or(|end| Instant::now() < end)
-            {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        if let Some(build) = &self.retro
+            && self.switch.on()
+        {
+            build.wait(stop, deadline);
         }
     }
 

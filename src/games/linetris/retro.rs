@@ -19,10 +19,12 @@
 //!   `F = 2^(Rows+1) − 1` fields: 66 million for 7 × 4, where the plain concatenation
 //!   of fields would have 2^32 indices. Index and position convert both ways in a few
 //!   operations; the boards with a line are the indices that are no state.
-//! - Values: one byte per index: the distance in plies to the end under best play (the
-//!   winner wins as fast as it can, the loser holds out as long as it can); odd is a
-//!   win for the side to move (it makes the last move), even a loss, 0 a draw, 255 no
-//!   state. These bytes are the whole table: [`cache`] saves them to a file.
+//! - Values: one byte per index in the exact layer's encoding ([`byte`]): the
+//!   distance in plies to the end under best play (the winner wins as fast as it can,
+//!   the loser holds out as long as it can), plus one; an odd distance is a win for the
+//!   side to move (it makes the last move), an even one a loss; 0 a draw,
+//!   [`byte::NONE`] no state. These bytes are the whole table: [`cache`] saves them to
+//!   a file.
 //! - Method: positions with a winning move are wins in 1; then layer by layer, from
 //!   every state of distance `d` to its predecessors (un-moves, including un-clears: a
 //!   new bottom row of any colours under the board shifted up, the mover's piece alone
@@ -43,35 +45,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bits::Geometry;
 use super::{Config, Linetris, Move, Rules};
-use crate::game::{Player, Value};
+use crate::game::{Game, Outcome, Player, Value};
+use crate::search::exact::Counts;
+use crate::search::exact::byte::{self, NONE};
 
-/// The byte of a board that is no state.
-pub const INVALID: u8 = 255;
 /// The byte of an undecided state (a draw once the build is done).
-const UNDECIDED: u8 = 0;
-
-/// Counts of a finished table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub wins: u64,
-    pub losses: u64,
-    pub draws: u64,
-}
-
-impl Counts {
-    pub fn total(&self) -> u64 {
-        self.wins + self.losses + self.draws
-    }
-
-    fn add(&mut self, dist: u8) {
-        match dist {
-            UNDECIDED => self.draws += 1,
-            INVALID => {}
-            d if d % 2 == 1 => self.wins += 1,
-            _ => self.losses += 1,
-        }
-    }
-}
+const UNDECIDED: u8 = byte::DRAW;
 
 /// A position of the table: the pieces of `[x, o]` and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,8 +275,9 @@ impl Layout {
 /// The table of one board size.
 pub struct Table {
     layout: Layout,
+    /// The value bytes ([`byte`]), by index.
     dist: Vec<u8>,
-    /// The highest distance found (the number of layers).
+    /// The highest distance found in plies (the number of layers).
     pub max_dist: u8,
 }
 
@@ -339,7 +319,7 @@ impl Table {
         let layout = Layout::new(rows, cols).expect("board too large for the retrograde table");
         let geo = layout.geo;
         let n = layout.entries();
-        let mut dist = filled(n, INVALID)?;
+        let mut dist = filled(n, NONE)?;
         // Moves not yet known to lose, per undecided state.
         let mut open = filled(n, 0u8)?;
         // The states of the current distance (indices fit 32 bits: see `fits`).
@@ -357,7 +337,7 @@ impl Table {
             let own = pos.pieces[pos.side.index()];
             let playable = geo.playable(mask);
             if geo.winning_cells(own, mask) & playable != 0 {
-                dist[index] = 1;
+                dist[index] = byte::of_plies(1);
                 if layer.try_reserve(1).is_err() {
                     refused = true;
                     return ControlFlow::Break(());
@@ -381,7 +361,10 @@ impl Table {
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            assert!(d < INVALID - 1, "distances overflow a byte");
+            if u32::from(d) >= byte::MAX_PLIES {
+                log::warn!("linetris retrograde table: distances beyond a byte's");
+                return None;
+            }
             max_dist = d;
             let mut next = Vec::new();
             for &index in &layer {
@@ -403,7 +386,7 @@ impl Table {
                             refused = true;
                             return;
                         }
-                        dist[parent] = d + 1;
+                        dist[parent] = byte::of_plies(u32::from(d) + 1);
                         next.push(parent as u32);
                     }
                 });
@@ -423,8 +406,9 @@ impl Table {
     }
 
     /// A table from its bytes (as [`Table::bytes`] gave them), or why they are not one:
-    /// the wrong number, or a byte that is no distance. Whether the bytes are the
-    /// right ones is the caller's business (the cache file's checksum).
+    /// the wrong number, or a byte that is no value of a state (a build's counter, or
+    /// [`byte::WON`]: no state is won already). Whether the bytes are the right ones is
+    /// the caller's business (the cache file's checksum).
     pub fn from_bytes(rows: u32, cols: u32, dist: Vec<u8>) -> Result<Table, String> {
         let layout = Layout::new(rows, cols)
             .ok_or_else(|| format!("{rows} x {cols} is too large for the table"))?;
@@ -436,14 +420,16 @@ impl Table {
             ));
         }
         let mut max_dist = 0;
-        for &d in &dist {
-            if d != INVALID {
-                max_dist = max_dist.max(d);
+        for (index, &b) in dist.iter().enumerate() {
+            match byte::decode(b) {
+                _ if b == NONE => {}
+                Some(Value::Win(0)) | None => {
+                    return Err(format!("byte {b} at index {index} is no distance"));
+                }
+                Some(value) => max_dist = max_dist.max(value.plies()),
             }
         }
-        if max_dist >= INVALID - 1 {
-            return Err(format!("a distance of {max_dist} plies"));
-        }
+        let max_dist = max_dist as u8;
         Ok(Table {
             layout,
             dist,
@@ -505,7 +491,7 @@ impl Table {
             return None;
         }
         let index = self.layout.index(&pos)?;
-        (self.dist[index] != INVALID).then_some(pos)
+        (self.dist[index] != NONE).then_some(pos)
     }
 
     /// The Linetris state of a position (ply 0, no ply limit).
@@ -526,17 +512,14 @@ impl Table {
         }
     }
 
-    /// The raw byte of an index: 0 draw, odd a win, even a loss in that many plies.
-    pub fn dist(&self, index: usize) -> Option<u8> {
-        match self.dist[index] {
-            INVALID => None,
-            d => Some(d),
-        }
+    /// The value of an index, if it is a state.
+    pub fn value_at(&self, index: usize) -> Option<Value> {
+        byte::decode(self.dist[index])
     }
 
     /// The value of a position for its side to move.
     pub fn value(&self, pos: &Pos) -> Value {
-        to_value(self.dist[self.index(pos)])
+        byte::decode(self.dist[self.index(pos)]).unwrap_or(Value::Draw(0))
     }
 
     /// The value of a Linetris state (RowClear on, this board, not over).
@@ -564,9 +547,9 @@ impl Table {
         for (mv, child) in self.children(pos) {
             let value = match child {
                 Child::Won => Value::Win(1),
-                Child::Pos(next) => flip(self.value(&next)),
+                Child::Pos(next) => self.value(&next).parent(),
             };
-            if best.is_none_or(|(_, b)| rank(value) > rank(b)) {
+            if best.is_none_or(|(_, b)| value.score() > b.score()) {
                 best = Some((mv, value));
             }
         }
@@ -595,11 +578,61 @@ impl Table {
         line
     }
 
+    /// Checks every state's value against its children's by the engine's own rules
+    /// (`Linetris::play`, not the table's move code): a win in d has a move that wins
+    /// at once or leads to a loss in d − 1, and none shorter; a loss in d has only
+    /// moves to wins, the longest in d − 1; a draw has no move to a loss and not only
+    /// moves to wins. With the distances this proves the table, by induction on them.
+    /// The number of states checked, or the first that fails and why.
+    pub fn check(&self) -> Result<u64, String> {
+        let mut checked = 0;
+        let mut moves = Vec::new();
+        for index in 0..self.len() {
+            let Some(value) = self.value_at(index) else {
+                continue;
+            };
+            let pos = self
+                .decode(index)
+                .filter(|pos| self.index(pos) == index)
+                .ok_or_else(|| format!("index {index}: a value, but not a state's index"))?;
+            let state = self.state_of(&pos);
+            if state.outcome().is_some() {
+                return Err(format!("index {index}: {} is over", state.fen()));
+            }
+            moves.clear();
+            state.generate_moves(&mut moves);
+            let mut best: Option<Value> = None;
+            for &mv in &moves {
+                let mut next = state;
+                next.play(mv);
+                let child = match next.outcome() {
+                    Some(Outcome::Win(p)) if p == state.side => Value::Win(1),
+                    Some(_) => return Err(format!("{}: the mover did not win", next.fen())),
+                    None => self
+                        .probe(&next)
+                        .ok_or_else(|| format!("{}: a child that is no state", next.fen()))?
+                        .parent(),
+                };
+                if best.is_none_or(|b| child.score() > b.score()) {
+                    best = Some(child);
+                }
+            }
+            if best != Some(value) {
+                return Err(format!(
+                    "index {index} ({}): {value:?} in the table, {best:?} by its moves",
+                    state.fen()
+                ));
+            }
+            checked += 1;
+        }
+        Ok(checked)
+    }
+
     /// W/L/D counts over every state of the table.
     pub fn counts(&self) -> Counts {
         let mut counts = Counts::default();
-        for &d in &self.dist {
-            counts.add(d);
+        for &b in &self.dist {
+            counts.add_byte(b);
         }
         counts
     }
@@ -611,7 +644,7 @@ impl Table {
         seen[stack[0] / 64] |= 1 << (stack[0] % 64);
         let mut counts = Counts::default();
         while let Some(index) = stack.pop() {
-            counts.add(self.dist[index]);
+            counts.add_byte(self.dist[index]);
             let pos = self.decode(index).expect("a reachable index is a state");
             for (_, child) in self.children(&pos) {
                 if let Child::Pos(next) = child {
@@ -639,33 +672,6 @@ impl Table {
         let mut out = Vec::new();
         table_parents(&self.layout, *pos, |i| out.push(i));
         out
-    }
-}
-
-/// The value of a table byte.
-fn to_value(d: u8) -> Value {
-    match d {
-        UNDECIDED => Value::Draw(0),
-        d if d % 2 == 1 => Value::Win(u32::from(d)),
-        d => Value::Loss(u32::from(d)),
-    }
-}
-
-/// A value seen from the other side, one ply earlier.
-fn flip(value: Value) -> Value {
-    match value {
-        Value::Win(d) => Value::Loss(d + 1),
-        Value::Loss(d) => Value::Win(d + 1),
-        Value::Draw(d) => Value::Draw(d),
-    }
-}
-
-/// The order of preference: fastest win, then draws, then the slowest loss.
-fn rank(value: Value) -> i64 {
-    match value {
-        Value::Win(d) => 1_000_000 - i64::from(d),
-        Value::Draw(_) => 0,
-        Value::Loss(d) => -1_000_000 + i64::from(d),
     }
 }
 
@@ -760,54 +766,11 @@ fn table_parents(layout: &Layout, pos: Pos, mut f: impl FnMut(usize)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Outcome};
     use std::sync::OnceLock;
 
     fn table_4x4() -> &'static Table {
         static TABLE: OnceLock<Table> = OnceLock::new();
         TABLE.get_or_init(|| Table::build(4, 4))
-    }
-
-    /// The value of every move of `state` by the engine's own rules (`Linetris::play`),
-    /// looked up in the table: `Win(1)` for a move that wins at once.
-    fn child_values(table: &Table, state: &Linetris) -> Vec<Value> {
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut next = *state;
-                next.play(mv);
-                match next.outcome() {
-                    Some(Outcome::Win(p)) => {
-                        assert_eq!(p, state.side);
-                        Value::Win(1)
-                    }
-                    Some(Outcome::Draw) => panic!("no draw by the rules without a ply limit"),
-                    None => flip(table.probe(&next).expect("a child is a state")),
-                }
-            })
-            .collect()
-    }
-
-    /// Every state's value follows from its children's, by the engine's rules: a win in
-    /// d has a child lost in d - 1 (or wins at once) and none shorter; a loss in d has
-    /// only children won, the longest in d - 1; a draw has no child lost and not only
-    /// children won. With the distances this proves the table (by induction on them).
-    fn check_consistent(table: &Table) {
-        for index in 0..table.len() {
-            let Some(d) = table.dist(index) else {
-                continue;
-            };
-            let pos = table.decode(index).unwrap();
-            assert_eq!(table.index(&pos), index);
-            let state = table.state_of(&pos);
-            assert_eq!(state.outcome(), None);
-            let values = child_values(table, &state);
-            assert!(!values.is_empty());
-            let best = values.iter().copied().max_by_key(|v| rank(*v)).unwrap();
-            assert_eq!(best, to_value(d), "index {index}: {}", state.fen());
-        }
     }
 
     /// The index and the position convert both ways, the odometer walk agrees with
@@ -868,7 +831,22 @@ mod tests {
 
     #[test]
     fn four_by_four_is_consistent_with_the_rules() {
-        check_consistent(table_4x4());
+        let table = table_4x4();
+        assert_eq!(table.check(), Ok(table.counts().total()));
+    }
+
+    /// The check finds a value its children contradict.
+    #[test]
+    fn the_check_finds_a_wrong_value() {
+        let table = table_4x4();
+        let mut bytes = table.bytes().to_vec();
+        bytes[table.index(&table.start())] = byte::encode(Value::Loss(20)).unwrap();
+        let doctored = Table::from_bytes(4, 4, bytes).unwrap();
+        let why = doctored.check().unwrap_err();
+        assert!(
+            why.contains("Loss(20) in the table, Some(Loss(22))"),
+            "{why}"
+        );
     }
 
     #[test]
@@ -893,8 +871,8 @@ mod tests {
         for index in 0..table.len() {
             if let Some(pos) = table.decode(index) {
                 assert_eq!(
-                    table.dist(table.index(&table.mirror(&pos))),
-                    table.dist(index)
+                    table.value_at(table.index(&table.mirror(&pos))),
+                    table.value_at(index)
                 );
             }
         }
@@ -1027,7 +1005,7 @@ mod tests {
             (counts.wins, counts.losses, counts.draws),
             (3_308_548, 1_468_318, 1_051_176)
         );
-        check_consistent(&table);
+        assert_eq!(table.check(), Ok(counts.total()));
         assert_eq!(agrees_with_minimax(&table, 6, 50), [50; 4]);
     }
 }

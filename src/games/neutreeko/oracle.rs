@@ -8,28 +8,20 @@
 //! already built stays in memory, unused).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::tablebase::Table;
 use super::{Move, Neutreeko};
 use crate::game::{OptionSpec, Value};
+use crate::search::exact::Background;
 use crate::search::{Oracle, RootProbe, TABLEBASE};
-
-/// The state of one table's build, shared with the thread that builds it.
-#[derive(Debug, Default)]
-struct Build {
-    table: OnceLock<Table>,
-    started: AtomicBool,
-    failed: AtomicBool,
-}
 
 /// The Neutreeko table of one engine.
 #[derive(Debug)]
 pub struct NeutreekoOracle {
     /// The `Tablebase` option.
     enabled: AtomicBool,
-    build: Arc<Build>,
+    build: Background<Table>,
 }
 
 impl Default for NeutreekoOracle {
@@ -46,7 +38,7 @@ impl NeutreekoOracle {
     pub fn new() -> Self {
         NeutreekoOracle {
             enabled: AtomicBool::new(true),
-            build: Arc::new(Build::default()),
+            build: Background::new(),
         }
     }
 
@@ -57,7 +49,7 @@ impl NeutreekoOracle {
     /// The table, when it is on and built.
     pub fn ready(&self) -> Option<&Table> {
         if self.enabled() {
-            self.build.table.get()
+            self.build.get()
         } else {
             None
         }
@@ -83,44 +75,28 @@ impl Oracle<Neutreeko> for NeutreekoOracle {
     /// Starts building the table on a background thread, unless it is off, built, or
     /// being built.
     fn prepare(&self) {
-        if !self.enabled() || self.build.started.swap(true, Ordering::SeqCst) {
+        if !self.enabled() {
             return;
         }
-        let build = Arc::clone(&self.build);
-        let spawned = std::thread::Builder::new()
-            .name("tablebase".to_string())
-            .spawn(move || {
-                let started = Instant::now();
-                // `isready` waits for the table: a build that panicked must still say it
-                // failed, or it would wait for ever.
-                let built = std::panic::catch_unwind(|| Table::build(BUILD_THREADS))
-                    .unwrap_or_else(|_| Err("the build panicked".to_string()));
-                match built {
-                    Ok(table) => {
-                        log::debug!("neutreeko tablebase built in {:?}", started.elapsed());
-                        let _ = build.table.set(table);
-                    }
-                    Err(why) => {
-                        log::warn!("neutreeko tablebase: {why}");
-                        build.failed.store(true, Ordering::SeqCst);
-                    }
+        self.build.start("neutreeko tablebase", |_| {
+            let started = Instant::now();
+            match Table::build(BUILD_THREADS) {
+                Ok(table) => {
+                    log::debug!("neutreeko tablebase built in {:?}", started.elapsed());
+                    Some(table)
                 }
-            });
-        if let Err(why) = spawned {
-            log::warn!("neutreeko tablebase: cannot start the build thread: {why}");
-            self.build.failed.store(true, Ordering::SeqCst);
-        }
+                Err(why) => {
+                    log::warn!("neutreeko tablebase: {why}");
+                    None
+                }
+            }
+        });
     }
 
     fn wait(&self, stop: &AtomicBool, deadline: Option<Instant>) {
         self.prepare();
-        while self.enabled()
-            && self.build.table.get().is_none()
-            && !self.build.failed.load(Ordering::SeqCst)
-            && !stop.load(Ordering::Relaxed)
-            && deadline.is_none_or(|end| Instant::now() < end)
-        {
-            std::thread::sleep(Duration::from_millis(2));
+        if self.enabled() {
+            self.build.wait(stop, deadline);
         }
     }
 

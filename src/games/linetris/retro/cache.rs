@@ -22,8 +22,10 @@ use super::Table;
 
 /// The first bytes of every cache file.
 const MAGIC: &[u8; 8] = b"TABRETRO";
-/// The format; a change of the index or the bytes' meaning changes it.
-pub const VERSION: u32 = 1;
+/// The format; a change of the index or the bytes' meaning changes it. Version 2:
+/// the exact layer's byte (`plies + 1`, [`crate::search::exact::byte`]); version 1
+/// stored `plies` (odd a win), and its files are refused as another version.
+pub const VERSION: u32 = 2;
 const HEADER: usize = 48;
 
 /// The cache directory from the environment (see the module doc); `None` when no
@@ -251,14 +253,20 @@ mod tests {
         let mut version = good.clone();
         version[8] = 9;
         assert!(refused(&version, 4, 4).contains("version"));
+        // A file of version 1 (distances stored as `plies`) is refused, never misread.
+        version[8] = 1;
+        assert!(refused(&version, 4, 4).contains("format version 1, not 2"));
         // The 4 x 4 file under the name of 5 x 4 is the wrong board.
         assert!(refused(&good, 5, 4).contains("4 x 4"));
-        // A byte that is no distance, with a checksum that matches.
-        let mut bad = good.clone();
-        bad[HEADER..].iter_mut().for_each(|b| *b = 254);
-        let sum = checksum(&bad[HEADER..]);
-        bad[32..40].copy_from_slice(&sum.to_le_bytes());
-        assert!(refused(&bad, 4, 4).contains("distance"));
+        // A byte that is no distance (a build's counter, a position won already), with
+        // a checksum that matches.
+        for wrong in [0xE5, crate::search::exact::byte::WON] {
+            let mut bad = good.clone();
+            bad[HEADER..].iter_mut().for_each(|b| *b = wrong);
+            let sum = checksum(&bad[HEADER..]);
+            bad[32..40].copy_from_slice(&sum.to_le_bytes());
+            assert!(refused(&bad, 4, 4).contains("distance"));
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

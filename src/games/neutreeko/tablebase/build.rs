@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::index::{Geometry, geometry};
 use super::*;
+use crate::search::exact::byte::{self, WON, is_counter, of_plies};
 
 /// Starts a build thread in `scope`, or says why the system refused it (the build
 /// then fails, and the engine plays without the table).
@@ -100,11 +101,11 @@ fn first_pass(geo: &Geometry, first: usize, cells: &mut [u8]) -> Vec<(u16, u32)>
             }
             *cell = if opponent_line || (moves == 0 && !own_line) {
                 lost.push((geo.set_row[mover_rank], index as u32));
-                code(0)
+                of_plies(0)
             } else if own_line {
-                OWN_LINE
+                WON
             } else {
-                COUNTED + moves
+                byte::counter(moves)
             };
         }
     }
@@ -141,7 +142,7 @@ impl Level<'_> {
                 let mask = geo.to_row[geo.rank(mover)];
                 let mut update = |column: usize, before: u32| {
                     let cell = &mut row_cells[column];
-                    if *cell <= COUNTED || *cell == OWN_LINE {
+                    if !is_counter(*cell) {
                         return; // resolved already
                     }
                     if self.winning {
@@ -150,7 +151,7 @@ impl Level<'_> {
                     } else {
                         // One more move to a won class; lost now if it was the last.
                         *cell -= 1;
-                        if *cell != COUNTED {
+                        if *cell != byte::COUNTER {
                             return;
                         }
                         *cell = self.byte;
@@ -214,13 +215,13 @@ impl Table {
         let mut plies = 0u32;
         while !frontier.indices.is_empty() {
             let found = plies + 1;
-            if found + 1 > u32::from(MAX_CODE) {
+            if found > byte::MAX_PLIES {
                 return Err(format!("a distance of {found} plies does not fit a byte"));
             }
             let level = Level {
                 frontier: &frontier,
                 winning: plies.is_multiple_of(2),
-                byte: code(found),
+                byte: of_plies(found),
             };
             let found: Vec<Vec<(u16, u32)>> = if threads == 1 {
                 vec![level.propagate(geo, 0..rows, &mut cells)]
@@ -243,8 +244,8 @@ impl Table {
             plies += 1;
         }
         for cell in &mut cells {
-            if *cell > COUNTED && *cell != OWN_LINE {
-                *cell = 0;
+            if is_counter(*cell) {
+                *cell = byte::DRAW;
             }
         }
         Ok(Table { values: cells })
@@ -265,27 +266,27 @@ impl Table {
             }
             let (mover, opponent) = geo.position(index);
             let own_line = geo.is_line(mover);
-            let byte = if geo.is_line(opponent)
+            let first = if geo.is_line(opponent)
                 || (geo.count_moves(mover, mover | opponent) == 0 && !own_line)
             {
-                code(0)
+                of_plies(0)
             } else if own_line {
-                OWN_LINE
+                WON
             } else {
                 open.push(index as u32);
-                0
+                byte::DRAW
             };
-            value.store(byte, Ordering::Relaxed);
+            value.store(first, Ordering::Relaxed);
         }
         let mut pass = 1u32;
         let mut quiet_passes = 0;
         // Wins appear only on odd passes and losses on even ones, so the end is two
         // passes in a row that resolve nothing.
         while quiet_passes < 2 {
-            if pass + 1 > u32::from(MAX_CODE) {
+            if pass > byte::MAX_PLIES {
                 return Err(format!("a distance of {pass} plies does not fit a byte"));
             }
-            let byte = code(pass);
+            let found = of_plies(pass);
             let winning = !pass.is_multiple_of(2);
             // A pass writes only wins (odd) or only losses (even), so reading bytes
             // written during the same pass cannot change its decisions; relaxed atomics
@@ -298,14 +299,14 @@ impl Table {
                     let mut all_wins = true;
                     geo.for_each_move(mover, mover | opponent, |after| {
                         let child = values[geo.index(opponent, after)].load(Ordering::Relaxed);
-                        match decode(child) {
-                            Value::Loss(p) if p < pass => any_loss = true,
-                            Value::Win(p) if p < pass => {}
+                        match byte::decode(child) {
+                            Some(Value::Loss(p)) if p < pass => any_loss = true,
+                            Some(Value::Win(p)) if p < pass => {}
                             _ => all_wins = false,
                         }
                     });
                     if (winning && any_loss) || (!winning && all_wins) {
-                        values[index as usize].store(byte, Ordering::Relaxed);
+                        values[index as usize].store(found, Ordering::Relaxed);
                     } else {
                         still.push(index);
                     }

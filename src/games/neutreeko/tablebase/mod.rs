@@ -12,17 +12,17 @@
 //! by the opponent's pieces so that every predecessor of a position lies in one row (its
 //! predecessors differ only in the pieces of the side that moved last).
 //!
-//! **Values.** One byte per position, from the side to move's point of view:
-//! - `0`: a draw (never resolved);
-//! - `1..=223`: the game ends after `byte - 1` plies of best play (fastest win, slowest
-//!   loss); an odd number of plies is a win, an even one a loss (`1` = lost in 0: the
-//!   opponent has three in a row, or, never in practice, no move);
-//! - `255`: the side to move itself has three in a row and the opponent has not. No move
-//!   reaches such a position (the mover would have had the line before moving and the
-//!   game would already be over); [`Game::outcome`] scores it a win for the side to move,
-//!   so [`Table::value`] says `Win(0)`, and it is left out of [`Counts`]. When both sides
-//!   have a line, `outcome` gives the game to the player who just moved, so such a
-//!   position is stored as lost in 0 (and also left out of `Counts`).
+//! **Values.** One byte per position, from the side to move's point of view, in the
+//! exact layer's encoding ([`byte`]): `0` a draw (never resolved); `byte - 1` plies to
+//! the end under best play (fastest win, slowest loss), an odd number a win, an even one
+//! a loss (`1` = lost in 0: the opponent has three in a row, or, never in practice, no
+//! move); [`byte::WON`] when the side to move itself has three in a row and the
+//! opponent has not. No move reaches such a position (the mover would have had the line
+//! before moving and the game would already be over); [`Game::outcome`] scores it a win
+//! for the side to move, so [`Table::value`] says `Win(0)`, and it is left out of
+//! [`Counts`]. When both sides have a line, `outcome` gives the game to the player who
+//! just moved, so such a position is stored as lost in 0 (and also left out of
+//! `Counts`).
 //!
 //! **Build.** Level by level, from the positions lost in 0: the predecessors of a
 //! position lost in `n` plies are won in `n + 1` unless already resolved; a predecessor of
@@ -50,6 +50,7 @@ mod root;
 
 use super::{Neutreeko, SQUARES};
 use crate::game::{Game, Value};
+use crate::search::exact::{Counts, byte};
 use index::geometry;
 
 /// 3-subsets of the 25 squares: the rows (the opponent's pieces).
@@ -59,51 +60,8 @@ const FREE_SETS: usize = 1540;
 /// Placements of the pieces (each serves both colours).
 pub const POSITIONS: usize = SETS * FREE_SETS;
 
-/// During the build, an unresolved position holds `COUNTED + moves` (its moves whose
-/// value is not yet known to be a win for the opponent), never 0 and below `OWN_LINE`.
-const COUNTED: u8 = 0xE0;
-/// The byte of a position whose side to move has its own line (see the module doc).
-const OWN_LINE: u8 = 255;
-/// The largest byte that encodes a distance (below the build's counters).
-const MAX_CODE: u8 = COUNTED - 1;
+/// A placeholder square in the rays of [`index`] (no square).
 const NONE: u8 = u8::MAX;
-/// The byte of a position found at distance `plies`.
-fn code(plies: u32) -> u8 {
-    (plies + 1) as u8
-}
-
-fn decode(byte: u8) -> Value {
-    match byte {
-        0 => Value::Draw(0),
-        OWN_LINE => Value::Win(0),
-        _ => {
-            let plies = u32::from(byte - 1);
-            if plies % 2 == 1 {
-                Value::Win(plies)
-            } else {
-                Value::Loss(plies)
-            }
-        }
-    }
-}
-
-/// Won, lost and drawn positions for the side to move, over every placement where the
-/// side to move does not itself have three in a row.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Counts {
-    pub wins: u64,
-    pub losses: u64,
-    pub draws: u64,
-    /// The longest win and the longest loss, in plies.
-    pub longest_win: u32,
-    pub longest_loss: u32,
-}
-
-impl Counts {
-    pub fn total(&self) -> u64 {
-        self.wins + self.losses + self.draws
-    }
-}
 
 /// How a root move ranks (larger is better): a class, then tie-breaks.
 type RankKey = (i64, i64, i64, i64);
@@ -127,7 +85,10 @@ impl Table {
             && opponent.count_ones() == 3
             && mover & opponent == 0
             && (mover | opponent) >> SQUARES == 0;
-        valid.then(|| decode(self.values[geometry().index(mover, opponent)]))
+        if !valid {
+            return None;
+        }
+        byte::decode(self.values[geometry().index(mover, opponent)])
     }
 
     /// The value of a position for its side to move, ignoring repetition.
@@ -136,26 +97,18 @@ impl Table {
         self.value(position.pieces(side), position.pieces(side.other()))
     }
 
-    /// Counts over every placement (see [`Counts`]).
+    /// Won, lost and drawn positions for the side to move, over every placement where
+    /// the side to move does not itself have three in a row.
     pub fn counts(&self) -> Counts {
         let geo = geometry();
         let mut counts = Counts::default();
-        for (index, &byte) in self.values.iter().enumerate() {
+        for (index, &b) in self.values.iter().enumerate() {
             if !geo.is_canonical(index) || geo.is_line(geo.position(index).0) {
                 continue;
             }
             // Each stored position stands for its whole class.
-            let size = geo.class_size(index);
-            match decode(byte) {
-                Value::Win(n) => {
-                    counts.wins += size;
-                    counts.longest_win = counts.longest_win.max(n);
-                }
-                Value::Loss(n) => {
-                    counts.losses += size;
-                    counts.longest_loss = counts.longest_loss.max(n);
-                }
-                Value::Draw(_) => counts.draws += size,
+            if let Some(value) = byte::decode(b) {
+                counts.add(value, geo.class_size(index));
             }
         }
         counts

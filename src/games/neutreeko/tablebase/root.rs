@@ -20,11 +20,7 @@ impl Table {
             // The third occurrence: a draw on the spot.
             return Value::Draw(1);
         }
-        match self.probe(child) {
-            Some(Value::Win(n)) => Value::Loss(n + 1),
-            Some(Value::Loss(n)) => Value::Win(n + 1),
-            _ => Value::Draw(0),
-        }
+        self.probe(child).map_or(Value::Draw(0), Value::parent)
     }
 
     /// The replies from `child` (opponent to move) that lose for the opponent, and those
@@ -113,11 +109,7 @@ impl Table {
             let pick = moves.iter().copied().max_by_key(|&mv| {
                 let mut child = state;
                 child.play(mv);
-                match self.move_value(&state, &child, &[]) {
-                    Value::Win(n) => 1000 - i64::from(n),
-                    Value::Draw(_) => 0,
-                    Value::Loss(n) => -1000 + i64::from(n),
-                }
+                self.move_value(&state, &child, &[]).score()
             });
             let Some(mv) = pick else { break };
             pv.push(mv);
