@@ -16,6 +16,8 @@ use crate::options;
 use crate::play::{self, PlayFlags};
 use crate::session;
 
+mod solve;
+
 /// The help layout of `play`, `match` and `bench`: the one-line summary (also shown in
 /// `tabuleiro --help`), a paragraph (`before_help`), the usage, the flags, a closing
 /// note (`after_help`).
@@ -60,6 +62,7 @@ pub enum Command {
     Match(Box<MatchFlags>),
     Bench(BenchFlags),
     Openings(arena::suite::OpeningsFlags),
+    Solve(solve::SolveFlags),
 }
 
 /// The arguments of `tabuleiro bench`.
@@ -193,7 +196,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         Err(error) => {
             // The help of the subcommand that failed, if one did.
             let command = args.iter().skip(1).find_map(|arg| {
-                ["play", "match", "bench", "openings"]
+                ["play", "match", "bench", "openings", "solve"]
                     .into_iter()
                     .find(|command| arg.to_str() == Some(command))
             });
@@ -210,6 +213,10 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             (Some("bench"), Ok(()))
         }
         Some(Command::Openings(flags)) => (Some("openings"), arena::suite::run(flags, cli.game)),
+        Some(Command::Solve(flags)) => (
+            Some("solve"),
+            flags.resolve(cli.game).and_then(crate::solve::run),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
