@@ -69,7 +69,7 @@ fn split_solve_merge<G: Exact>(
 
 fn direct<G: Exact>(config: &G::Config, state: &G) -> Value {
     let mut solver = G::solver(config, 18).expect("a solver");
-    G::solve(&mut solver, state, None).expect("solved").value
+    G::solve(&mut solver, state, None).value.expect("solved")
 }
 
 #[test]

@@ -19,10 +19,12 @@ pub const GAMES: &[&str] = &["talpa", "frozenforest"];
 /// What one solve found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved<M> {
-    /// For the side to move.
-    pub value: Value,
+    /// For the side to move; `None` when the solve gave up (deadline, or a position the
+    /// solver cannot take).
+    pub value: Option<Value>,
     /// A move that keeps the value (none when the game is over).
     pub best: Option<M>,
+    /// Nodes visited, solved or not.
     pub nodes: u64,
 }
 
@@ -31,13 +33,13 @@ pub trait Exact: Game + Clone {
     type Solver;
     /// A solver for positions of `config`, with a table of 2^`log2_entries` entries.
     fn solver(config: &Self::Config, log2_entries: u32) -> Result<Self::Solver, String>;
-    /// The exact value of `state` with a move that keeps it; `None` when `deadline`
-    /// passed first or the solver cannot take the position.
+    /// The exact value of `state` with a move that keeps it (no value when `deadline`
+    /// passed first or the solver cannot take the position).
     fn solve(
         solver: &mut Self::Solver,
         state: &Self,
         deadline: Option<Instant>,
-    ) -> Option<Solved<Self::Move>>;
+    ) -> Solved<Self::Move>;
 }
 
 impl Exact for Talpa {
@@ -51,17 +53,17 @@ impl Exact for Talpa {
         solver: &mut TalpaSolver,
         state: &Talpa,
         deadline: Option<Instant>,
-    ) -> Option<Solved<Self::Move>> {
+    ) -> Solved<Self::Move> {
         let never = AtomicBool::new(false);
+        let before = solver.nodes();
         solver.set_deadline(deadline);
         let solved = solver.solve(state, &never);
         solver.set_deadline(None);
-        let solved = solved?;
-        Some(Solved {
-            value: solved.value,
-            best: solved.pv.first().copied(),
-            nodes: solved.nodes,
-        })
+        Solved {
+            value: solved.as_ref().map(|s| s.value),
+            best: solved.and_then(|s| s.pv.first().copied()),
+            nodes: solver.nodes() - before,
+        }
     }
 }
 
@@ -77,18 +79,17 @@ impl Exact for FrozenForest {
         solver: &mut Prover,
         state: &FrozenForest,
         deadline: Option<Instant>,
-    ) -> Option<Solved<Self::Move>> {
+    ) -> Solved<Self::Move> {
         let never = AtomicBool::new(false);
         let before = solver.nodes();
         solver.set_deadline(deadline);
-        let solved = solver.solve(state, &never);
+        let solved = solver.solve(state, &never).ok();
         solver.set_deadline(None);
-        let solved = solved.ok()?;
-        Some(Solved {
-            value: solved.value,
-            best: solved.best,
+        Solved {
+            value: solved.map(|s| s.value),
+            best: solved.and_then(|s| s.best),
             nodes: solver.nodes() - before,
-        })
+        }
     }
 }
 

@@ -24,12 +24,13 @@
 //! ```
 //!
 //! A job not solved within `--seconds` gets `unsolved` and no best move; a merge
-//! refuses results with one.
+//! refuses results with one. A shard writes each line as it is found; run again with
+//! the same `--out`, it keeps the jobs solved there and solves the rest.
 
 pub mod adapter;
 
 use std::collections::{BTreeMap, HashSet};
-use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -356,12 +357,9 @@ pub fn solve_one<G: Exact>(solver: &mut G::Solver, state: &G, seconds: Option<f6
     let solved = G::solve(solver, state, deadline);
     JobResult {
         fen: state.fen(),
-        value: solved.as_ref().map(|s| s.value),
-        best: solved
-            .as_ref()
-            .and_then(|s| s.best)
-            .map(|m| state.format_move(m)),
-        nodes: solved.as_ref().map_or(0, |s| s.nodes),
+        value: solved.value,
+        best: solved.best.map(|m| state.format_move(m)),
+        nodes: solved.nodes,
         seconds: started.elapsed().as_secs_f64(),
     }
 }
@@ -484,13 +482,42 @@ fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), String> {
     match out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display())),
         None => {
-            use std::io::Write;
             let mut stdout = std::io::stdout().lock();
             stdout
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
                 .map_err(|e| format!("stdout: {e}"))
         }
+    }
+}
+
+/// Where a shard's lines go as they are found (a file rewritten from the start, or
+/// stdout), each flushed: a shard stopped keeps what it solved.
+struct Sink {
+    out: Box<dyn std::io::Write>,
+    name: String,
+}
+
+impl Sink {
+    fn open(out: &Option<PathBuf>) -> Result<Sink, String> {
+        Ok(match out {
+            Some(path) => Sink {
+                out: Box::new(
+                    std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+                ),
+                name: path.display().to_string(),
+            },
+            None => Sink {
+                out: Box::new(std::io::stdout()),
+                name: "stdout".to_string(),
+            },
+        })
+    }
+
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.out, "{line}")
+            .and_then(|()| self.out.flush())
+            .map_err(|e| format!("{}: {e}", self.name))
     }
 }
 
@@ -559,21 +586,54 @@ impl ExactVisitor for Run {
                 let list = Jobs::parse(&read(&jobs)?)
                     .map_err(|why| format!("{}: {why}", jobs.display()))?;
                 check(&list.header)?;
-                let mut solver = G::solver(&config, args.table)?;
                 let mut results = Results {
                     header: list.header.clone(),
                     jobs: list.fens.len(),
                     shard: (k, n),
                     results: Vec::new(),
                 };
-                let mut text = format!("{}\n", results.header_lines());
+                // A results file of this shard from an earlier run: its solved jobs
+                // are kept and skipped (a stopped shard resumes).
+                let earlier: Vec<JobResult> = match &args.out {
+                    Some(path) if path.exists() => {
+                        let old = Results::parse(&read(path)?)
+                            .map_err(|why| format!("{}: {why}", path.display()))?;
+                        if old.header != results.header
+                            || old.jobs != results.jobs
+                            || old.shard != results.shard
+                        {
+                            return Err(format!(
+                                "{} holds results of another job list or shard",
+                                path.display()
+                            ));
+                        }
+                        old.results
+                            .into_iter()
+                            .filter(|r| r.value.is_some())
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
+                let done: HashSet<&str> = earlier.iter().map(|r| r.fen.as_str()).collect();
+                let mut sink = Sink::open(&args.out)?;
+                sink.line(&results.header_lines())?;
+                for result in &earlier {
+                    sink.line(&result.line())?;
+                }
+                if !earlier.is_empty() {
+                    eprintln!("shard {k}/{n}: {} jobs solved before", earlier.len());
+                }
+                let mut solver = G::solver(&config, args.table)?;
                 let started = Instant::now();
                 for index in list.shard(k, n) {
                     let fen = &list.fens[index];
+                    if done.contains(fen.as_str()) {
+                        continue;
+                    }
                     let state = G::from_fen(&config, fen)
                         .map_err(|e| format!("{}: job {}: {e}", jobs.display(), index + 1))?;
                     let result = solve_one(&mut solver, &state, seconds);
-                    let _ = writeln!(text, "{}", result.line());
+                    sink.line(&result.line())?;
                     results.results.push(result);
                 }
                 let solved = results.results.iter().filter(|r| r.value.is_some()).count();
@@ -584,7 +644,7 @@ impl ExactVisitor for Run {
                     results.results.len(),
                     each
                 );
-                emit(&args.out, &text)
+                Ok(())
             }
             Mode::Merge(files) => {
                 let read_all: Vec<Results> = files
