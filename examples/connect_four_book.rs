@@ -1,13 +1,15 @@
 //! Makes the Connect Four opening book of one board (`data/connect-four/RxC.book`,
-//! see `src/games/linetris/book.rs`) with our own solver, without a book.
+//! see `src/games/linetris/book.rs`) with our own solver, without a book, by the
+//! generator `src/book/make.rs`.
 //!
 //! `cargo run --release --example connect_four_book ROWS COLS PLY [--start | --sample N]`
 //!
 //! Solves every position PLY plies from the start (one per mirror pair, games already
 //! won left out) and prints a line of progress for each to stderr. With `--start`,
-//! only the positions of that ply that `go solve` from the start reaches, each solved
-//! when the start's solve first reaches it (far fewer: the leaves of a proof; see
-//! `book::learn_from_start`); the run then checks that the start's solve with the book
+//! only the positions of that ply that `go solve` from the start reaches: the start's
+//! solve stops at the first one its book lacks, which is solved and added, and begins
+//! again, until it needs none (far fewer: the leaves of a proof; see
+//! `make::learn_from_start`); the run then checks that the start's solve with the book
 //! finds every position of that ply it reaches in it. Each score is appended to
 //! `RxC.book.partial` as it is found, so a run that is stopped resumes where it was
 //! (with the same PLY and mode); at the end the book is written and the partial file
@@ -21,8 +23,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use tabuleiro::games::linetris::book::{self, Book, BookPosition};
-use tabuleiro::games::linetris::solver::{OnLearned, fits_u64};
+use tabuleiro::book::make::{self, BookPosition, OnLearned};
+use tabuleiro::games::linetris::book::Book;
+use tabuleiro::games::linetris::solver::fits_u64;
 
 fn usage() -> ! {
     eprintln!("usage: connect_four_book ROWS COLS PLY [--start | --sample N]");
@@ -31,9 +34,9 @@ fn usage() -> ! {
 
 fn solve(rows: u32, cols: u32, todo: &[BookPosition], each: impl FnMut(&BookPosition, i32, u64)) {
     if fits_u64(rows, cols) {
-        book::solve_positions::<u64>(rows, cols, todo, each);
+        make::solve_positions::<u64>(rows, cols, todo, each);
     } else {
-        book::solve_positions::<u128>(rows, cols, todo, each);
+        make::solve_positions::<u128>(rows, cols, todo, each);
     }
 }
 
@@ -54,7 +57,7 @@ fn main() {
         Some("--start") => (None, true),
         Some(_) => usage(),
     };
-    let all = book::positions(rows, cols, ply);
+    let all = make::positions(rows, cols, ply);
     eprintln!("{rows}x{cols} ply {ply}: {} positions", all.len());
 
     if let Some(n) = sample {
@@ -144,15 +147,15 @@ fn main() {
             );
         });
         let book = if fits_u64(rows, cols) {
-            book::learn_from_start::<u64>(rows, cols, ply, scores, on_new)
+            make::learn_from_start::<u64>(rows, cols, ply, scores, on_new)
         } else {
-            book::learn_from_start::<u128>(rows, cols, ply, scores, on_new)
+            make::learn_from_start::<u128>(rows, cols, ply, scores, on_new)
         };
         let book = Arc::new(book);
         let (nodes, hits, misses) = if fits_u64(rows, cols) {
-            book::start_with_book::<u64>(Arc::clone(&book))
+            make::start_with_book::<u64>(Arc::clone(&book))
         } else {
-            book::start_with_book::<u128>(Arc::clone(&book))
+            make::start_with_book::<u128>(Arc::clone(&book))
         };
         println!(
             "go solve from the start with the book: {nodes} nodes, {hits} book hits, {misses} misses"

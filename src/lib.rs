@@ -21,6 +21,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod game;
 pub mod games;
@@ -33,3 +34,4 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod session;
+pub mod solve;

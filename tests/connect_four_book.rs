@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use tabuleiro::book::make;
 use tabuleiro::game::{Game, Value};
 use tabuleiro::games::linetris::book::{self, Book};
 use tabuleiro::games::linetris::solver::Solver;
@@ -15,7 +16,7 @@ use tabuleiro::search::Oracle;
 /// to move's pieces and all pieces, one per mirror pair.
 fn positions_up_to(rows: u32, cols: u32, ply: u32) -> Vec<(u64, u64)> {
     (0..=ply)
-        .flat_map(|k| book::positions(rows, cols, k))
+        .flat_map(|k| make::positions(rows, cols, k))
         .map(|p| (p.own as u64, p.mask as u64))
         .collect()
 }
@@ -23,7 +24,7 @@ fn positions_up_to(rows: u32, cols: u32, ply: u32) -> Vec<(u64, u64)> {
 #[test]
 fn a_book_changes_the_nodes_but_not_the_answers() {
     let (rows, cols) = (5, 5);
-    let made = Arc::new(book::generate(rows, cols, 2));
+    let made = Arc::new(make::generate(rows, cols, 2));
     let never = AtomicBool::new(false);
     let mut plain = Solver::<u64>::without_book(rows, cols);
     let mut booked = Solver::<u64>::without_book(rows, cols);
@@ -53,7 +54,7 @@ fn a_book_changes_the_nodes_but_not_the_answers() {
         );
     }
     for &(key, score) in made.entries() {
-        let pos = book::positions(rows, cols, 2)
+        let pos = make::positions(rows, cols, 2)
             .into_iter()
             .find(|p| p.key == key)
             .unwrap();
@@ -65,13 +66,13 @@ fn a_book_changes_the_nodes_but_not_the_answers() {
 
 #[test]
 fn a_book_for_another_board_is_ignored() {
-    let other = Arc::new(book::generate(4, 4, 1));
+    let other = Arc::new(make::generate(4, 4, 1));
     let mut solver = Solver::<u64>::without_book(4, 5);
     solver.set_book(Some(other));
     assert!(solver.book().is_none());
     // Switching the board drops a book of the old one.
     let mut solver = Solver::<u64>::without_book(4, 4);
-    solver.set_book(Some(Arc::new(book::generate(4, 4, 1))));
+    solver.set_book(Some(Arc::new(make::generate(4, 4, 1))));
     solver.resize(4, 5);
     assert!(solver.book().is_none());
 }
@@ -82,7 +83,7 @@ fn built_in_book_entries_agree_with_fresh_solves() {
     // The cheapest books; a few entries of each, spread over the file.
     for (rows, cols) in [(7, 5), (4, 8)] {
         let book = book::embedded(rows, cols).expect("built-in book");
-        let all = book::positions(rows, cols, book.ply);
+        let all = make::positions(rows, cols, book.ply);
         let mut solver = Solver::<u64>::without_book(rows, cols);
         let entries = book.entries();
         for i in [0, entries.len() / 2, entries.len() - 1] {
@@ -105,6 +106,16 @@ fn the_built_in_books_parse_back_to_their_text() {
         let book = book::embedded(rows, cols).expect("built-in book");
         let text = book.to_text();
         assert_eq!(Book::parse(&text).as_ref(), Ok(book.as_ref()));
+        // Written back byte for byte as the file in data/.
+        let path = format!(
+            "{}/data/connect-four/{rows}x{cols}.book",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).ok(),
+            Some(text.clone()),
+            "{path}"
+        );
         assert!(text.len() < 64 << 10, "{rows}x{cols}: {} bytes", text.len());
     }
 }

@@ -11,6 +11,7 @@ pub mod r#match;
 pub mod openings;
 pub mod parse;
 pub mod play;
+mod solve;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -66,6 +67,7 @@ pub enum Command {
     Match(Box<MatchFlags>),
     Bench(BenchFlags),
     Openings(OpeningsFlags),
+    Solve(solve::SolveFlags),
 }
 
 /// The arguments of `tabuleiro bench`.
@@ -131,7 +133,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         Err(error) => {
             // The help of the subcommand that failed, if one did.
             let command = args.iter().skip(1).find_map(|arg| {
-                ["play", "match", "bench", "openings"]
+                ["play", "match", "bench", "openings", "solve"]
                     .into_iter()
                     .find(|command| arg.to_str() == Some(command))
             });
@@ -148,6 +150,10 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             (Some("bench"), Ok(()))
         }
         Some(Command::Openings(flags)) => (Some("openings"), openings::run(flags, cli.game)),
+        Some(Command::Solve(flags)) => (
+            Some("solve"),
+            flags.resolve(cli.game).and_then(crate::solve::run),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -221,18 +221,11 @@ pub struct Solver<B: Bits> {
     book_hits: u64,
     /// Positions at the book's ply that were not in it, since the last `reset_nodes`.
     book_misses: u64,
-    /// Making a book (see [`Solver::learn`]).
-    learning: Option<Box<Learning>>,
-}
-
-/// Called with each position a learning solver adds to its book: the canonical key,
-/// the exact score, the nodes of its solve.
-pub type OnLearned = Box<dyn FnMut(u128, i32, u64) + Send>;
-
-/// A book being made: the scores known so far, and who to tell about new ones.
-struct Learning {
-    scores: std::collections::HashMap<u128, i8>,
-    on_new: OnLearned,
+    /// Whether a search stops at the first position of the book's ply missing from
+    /// the book (see [`Solver::stop_at_miss`]).
+    stop_at_miss: bool,
+    /// The position (own, mask) a search stopped at, when it did.
+    missed: Option<(B, B)>,
 }
 
 /// Entries of the small table: a prime near 2^16.
@@ -281,7 +274,8 @@ impl<B: Bits> Solver<B> {
             book_empties: u32::MAX,
             book_hits: 0,
             book_misses: 0,
-            learning: None,
+            stop_at_miss: false,
+            missed: None,
         };
         solver.set_geometry(rows, cols);
         Some(solver)
@@ -318,7 +312,6 @@ impl<B: Bits> Solver<B> {
         } else {
             None
         };
-        self.learning = None;
         self.set_book(book);
         // Entries of another size mean nothing here (the tables track every write,
         // so this clears them all).
@@ -378,68 +371,43 @@ impl<B: Bits> Solver<B> {
         self.book_misses
     }
 
-    /// Makes a book of the positions `ply` plies from the start that the searches
-    /// reach from now on: each is solved exactly when first reached (a miss), added,
-    /// and given to `on_new`; `known` are scores found before (by an earlier run).
-    /// Replaces the book; the board's next `resize` ends the learning.
-    pub fn learn(
-        &mut self,
-        ply: u32,
-        known: impl IntoIterator<Item = (u128, i8)>,
-        on_new: OnLearned,
-    ) {
-        self.book = None;
-        self.book_empties = (self.geo.rows * self.geo.cols).saturating_sub(ply);
-        self.learning = Some(Box::new(Learning {
-            scores: known.into_iter().collect(),
-            on_new,
-        }));
+    /// Makes a search that reaches a position of the book's ply missing from the book
+    /// stop there, as if `stop` were raised, and name it ([`Solver::missed`]): how a
+    /// book generator ([`crate::book::make`]) finds the positions a solve needs.
+    pub fn stop_at_miss(&mut self, on: bool) {
+        self.stop_at_miss = on;
+        self.missed = None;
     }
 
-    /// The scores a learning solver knows (see [`Solver::learn`]).
-    pub fn learned(&self) -> Vec<(u128, i8)> {
-        self.learning
-            .as_ref()
-            .map(|l| l.scores.iter().map(|(&k, &s)| (k, s)).collect())
-            .unwrap_or_default()
+    /// The position (side to move's pieces, all pieces) that stopped the last search
+    /// under [`Solver::stop_at_miss`], if one did.
+    pub fn missed(&self) -> Option<(B, B)> {
+        self.missed
     }
 
     /// The book's score of `p`, if `p` is at the book's ply and in the book.
     #[inline(always)]
-    fn book_probe(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
+    fn book_probe(&mut self, p: Pos<B>) -> Option<i32> {
         if p.empties != self.book_empties {
             return None;
         }
-        self.book_lookup(p, stop)
+        self.book_lookup(p)
     }
 
     #[inline(never)]
-    fn book_lookup(&mut self, p: Pos<B>, stop: &AtomicBool) -> Option<i32> {
+    fn book_lookup(&mut self, p: Pos<B>) -> Option<i32> {
         let key = book::canonical_key(&self.geo, p.own, p.mask).to_u128();
-        let known = match (&self.book, &self.learning) {
-            (Some(book), _) => book.get(key),
-            (None, Some(learning)) => learning.scores.get(&key).map(|&s| i32::from(s)),
-            (None, None) => None,
-        };
+        let known = self.book.as_ref().and_then(|book| book.get(key));
         if known.is_some() {
             self.book_hits += 1;
-            return known;
+        } else {
+            self.book_misses += 1;
+            if self.stop_at_miss && !self.aborted {
+                self.missed = Some((p.own, p.mask));
+                self.aborted = true;
+            }
         }
-        self.book_misses += 1;
-        self.learning.as_ref()?;
-        // Learning: solve `p` exactly now (its own probe is off meanwhile; deeper
-        // positions are never at the book's ply).
-        let before = self.nodes;
-        let empties = self.book_empties;
-        self.book_empties = u32::MAX;
-        let score = self.bisect(p, stop);
-        self.book_empties = empties;
-        let score = score?;
-        let nodes = self.nodes - before;
-        let learning = self.learning.as_mut()?;
-        learning.scores.insert(key, score as i8);
-        (learning.on_new)(key, score, nodes);
-        Some(score)
+        known
     }
 
     /// Forgets every stored position.
@@ -612,7 +580,7 @@ impl<B: Bits> Solver<B> {
             return 0;
         }
         // An exact score is right in any window.
-        if let Some(score) = self.book_probe(p, stop) {
+        if let Some(score) = self.book_probe(p) {
             return score;
         }
         let e = p.empties as i32;
@@ -716,6 +684,7 @@ impl<B: Bits> Solver<B> {
             return None;
         }
         self.aborted = false;
+        self.missed = None;
         self.small_phase = self.small_solve_nodes > 0;
         self.small_until = self.nodes.saturating_add(self.small_solve_nodes);
         if self.winning_moves(p) != B::ZERO {
