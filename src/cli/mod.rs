@@ -1,9 +1,10 @@
 //! The `tabuleiro` command line, read by clap, and the only code that knows clap:
-//! with no command the UGI engine on stdin/stdout; `play`, `match`, `openings` and
-//! `bench` as subcommands, each with its flags in a file here ([`play`], `match.rs`,
-//! [`openings`]) that resolves them into the plain structs the code below takes
-//! ([`crate::play::PlayArgs`], [`crate::arena::MatchConfig`],
-//! [`crate::arena::suite::SuiteSpec`]); nothing below imports this module. [`parse`]
+//! with no command the UGI engine on stdin/stdout; `play`, `match`, `openings`, `solve`
+//! and `bench` as subcommands, each with its flags in a file here ([`play`], `match.rs`,
+//! [`openings`], `solve.rs`) that resolves them into the plain structs the code below
+//! takes ([`crate::play::PlayArgs`], [`crate::arena::MatchConfig`],
+//! [`crate::arena::suite::SuiteSpec`], [`crate::solve::SolveArgs`]); nothing below
+//! imports this module. [`parse`]
 //! holds the value parsers they share. Every error has one form: `tabuleiro: WHAT`,
 //! then `Try 'tabuleiro [COMMAND] --help'.`, exit code 2.
 
