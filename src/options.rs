@@ -377,9 +377,11 @@ pub fn parse_pair(text: &str) -> Result<(String, String), String> {
 mod tests {
     use super::*;
     use crate::game::default_config;
+    use crate::games::GameVisitor;
     use crate::games::linetris::{Config, Linetris};
     use crate::games::neutreeko::Neutreeko;
     use crate::games::talpa::Talpa;
+    use crate::search::Strategy;
 
     const SPECS: &[OptionSpec] = &[
         OptionSpec {
@@ -489,6 +491,32 @@ mod tests {
         assert_eq!(config.map(|c| c.size), Ok(4));
         let error = config_from_pairs::<Talpa>(&[("Size", "7")]).unwrap_err();
         assert!(error.starts_with("talpa: Size must be even"), "{error}");
+    }
+
+    /// Every option a game declares reaches its config by name: another value of it
+    /// alone makes another config.
+    #[test]
+    fn every_game_reads_each_of_its_options() {
+        struct Each;
+        impl GameVisitor for Each {
+            type Output = ();
+            fn visit<G: Strategy>(self) {
+                let base = format!("{:?}", default_config::<G>());
+                for spec in G::option_specs() {
+                    let text = match spec.kind {
+                        OptionKind::Spin { min, max, default } if default == min => max.to_string(),
+                        OptionKind::Spin { min, .. } => min.to_string(),
+                        OptionKind::Check { default } => (!default).to_string(),
+                    };
+                    let config = config_from_pairs::<G>(&[(spec.name, &text)])
+                        .unwrap_or_else(|e| panic!("{} {}={text}: {e}", G::NAME, spec.name));
+                    assert_ne!(format!("{config:?}"), base, "{} {}", G::NAME, spec.name);
+                }
+            }
+        }
+        for game in crate::games::NAMES {
+            assert_eq!(crate::games::visit(game, Each), Some(()), "{game}");
+        }
     }
 
     #[test]

@@ -15,9 +15,9 @@ use std::time::Instant;
 
 use crate::game::{Game, OptionKind, OptionSpec, Params, Value};
 
-/// The engine option of every game with exact knowledge, its
-/// [`super::Strategy::engine_options`]: `Tablebase`, on by default; off, no solver,
-/// table or probe is used (nor built).
+/// The engine options ([`super::Strategy::engine_options`]) of every game with exact
+/// knowledge: `Tablebase`, on by default; off, no solver, table or probe is used (nor
+/// built).
 pub const TABLEBASE: &[OptionSpec] = &[OptionSpec {
     name: TABLEBASE_NAME,
     kind: OptionKind::Check { default: true },

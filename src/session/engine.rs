@@ -77,10 +77,11 @@ pub struct GameEngine<G: Strategy> {
 }
 
 impl<G: Strategy> GameEngine<G> {
-    /// The engine at the start position with the game's engine options ([`Strategy::engine_options`])
-    /// at `engine_options`, its transposition table allocated, so that no clocked
-    /// search pays for it. The game's own tables are started by the session
-    /// ([`Engine::prepare_tables`]) when the game is chosen, or by the first `isready`.
+    /// The engine at the start position with the game's engine options
+    /// ([`Strategy::engine_options`]) at `engine_options`, its transposition table
+    /// allocated, so that no clocked search pays for it. The game's own tables are
+    /// started by the session ([`Engine::prepare_tables`]) when the game is chosen, or
+    /// by the first `isready`.
     pub fn new(
         config: G::Config,
         hash_mib: usize,
