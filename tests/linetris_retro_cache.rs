@@ -174,3 +174,26 @@ fn a_clocked_go_does_not_wait_for_a_long_build() {
     assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `stop` ends a `go` that waits for a long build (a search with a depth limit waits
+/// for the table in full): the wait looks at the stop flag while the build runs.
+#[test]
+fn stop_ends_the_wait_for_a_long_build() {
+    let dir = temp_dir("stop");
+    let started = std::time::Instant::now();
+    let (out, err) = engine(
+        &dir,
+        "setoption name Game value linetris\n\
+         setoption name RowClear value true\n\
+         setoption name Rows value 4\n\
+         setoption name Cols value 6\n\
+         position startpos\n\
+         go depth 3\n\
+         stop\n",
+    );
+    let elapsed = started.elapsed();
+    assert!(out.contains("bestmove "), "{out}");
+    assert!(!err.contains("retrograde table built"), "{err}");
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
