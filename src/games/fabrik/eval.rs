@@ -283,7 +283,7 @@ fn roomy(g: &Geometry, worker: usize, empty: Bb) -> bool {
 /// squares beside them ([`roomy`]): the quick half of [`has_safe_move`]. Looks at the
 /// placements without relocation and at the relocations that land the worker beside the
 /// stone (no sight set per placement square: three in all).
-fn roomy_after_some_move(g: &Geometry, position: &Fabrik, a: usize, b: usize) -> bool {
+pub(super) fn roomy_after_some_move(g: &Geometry, position: &Fabrik, a: usize, b: usize) -> bool {
     let empty = position.empty();
     let stones = position.stones[0] | position.stones[1];
     let here = position.placeable();
