@@ -3,7 +3,7 @@
 //! `cargo run --release --example fabrik_depth [depth]` runs `go depth N` (default 4) from
 //! a cold 64 MiB table on each position of `tests/data/fabrik_middlegames.txt` and prints
 //! the time, nodes and best move of each, then the median and total time. A second
-//! argument picks an experimental evaluation variant (`FabrikEval::variant`; 0 as shipped),
+//! argument picks an experimental evaluation variant (`Terms::experiment`; 0 as shipped),
 //! a third the number of search threads (default 1).
 //!
 //! `cargo run --release --example fabrik_depth -- generate [games] [nodes] [seed]` plays
@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use tabuleiro::game::{Game, default_config};
+use tabuleiro::games::fabrik::eval::Terms;
 use tabuleiro::games::fabrik::{Fabrik, FabrikEval, MoveKind};
 use tabuleiro::search::{NoOracle, Policy, SearchLimits};
 
@@ -84,7 +85,11 @@ fn main() {
         let state = Fabrik::from_fen(&config, fen).expect("a valid FEN in the data file");
         moves.clear();
         state.generate_moves(&mut moves);
-        let mut searcher = Policy::new(64, FabrikEval::variant(variant), Arc::new(NoOracle));
+        let mut searcher = Policy::new(
+            64,
+            FabrikEval::with_terms(Terms::experiment(variant)),
+            Arc::new(NoOracle),
+        );
         searcher.prepare();
         searcher.set_threads(threads);
         let limits = SearchLimits {

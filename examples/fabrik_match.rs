@@ -12,7 +12,7 @@
 //!
 //! `cargo run --release --example fabrik_match -- ab VARIANT [pairs] [nodes] [seed]`
 //! plays the shipped evaluation (variant 0) against an experimental one
-//! (`FabrikEval::variant`), both searching a fixed number of nodes per move (repeatable and
+//! (`Terms::experiment`), both searching a fixed number of nodes per move (repeatable and
 //! independent of the machine's load), over `pairs` random 4-ply openings, each played
 //! twice with colours swapped.
 
@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use tabuleiro::game::{Game, Outcome, Player, default_config};
+use tabuleiro::games::fabrik::eval::Terms;
 use tabuleiro::games::fabrik::geometry::geometry;
 use tabuleiro::games::fabrik::{Fabrik, FabrikEval, Move, MoveKind};
 use tabuleiro::search::time::Budget;
@@ -87,7 +88,13 @@ fn opponent_move(kind: Opponent, state: &Fabrik, rng: &mut StdRng) -> Move {
 
 /// One A/B game from `state`: `variants[p]` evaluates for player `p`. Returns the winner.
 fn ab_game(mut state: Fabrik, variants: [u8; 2], nodes: u64) -> (Player, u32) {
-    let searcher = |variant| Policy::new(32, FabrikEval::variant(variant), Arc::new(NoOracle));
+    let searcher = |variant| {
+        Policy::new(
+            32,
+            FabrikEval::with_terms(Terms::experiment(variant)),
+            Arc::new(NoOracle),
+        )
+    };
     let mut searchers = [searcher(variants[0]), searcher(variants[1])];
     let limits = SearchLimits {
         nodes: Some(nodes),

@@ -25,7 +25,8 @@
 //! (a proof shorter than the recorded N would be a bug: it stops the run); on each
 //! `defend` position, after every legal move, whether it proves the opponent's win (it
 //! must not within N − 1 after a holding move; after the others it shows how many of the
-//! losing moves a root pass would spot).
+//! losing moves a root pass would spot). `--lines`: line fours only (no walling-in
+//! threats); `--wins`: the win records only.
 //!
 //! The prover is plain alpha-beta over `generate_moves`/`play`/`outcome` with exact
 //! win/loss values (Fabrik has no draws): "the side to move wins within n plies" is true
@@ -738,7 +739,15 @@ fn forcing(args: &[String]) -> Result<(), String> {
     let file: String = arg(args, "--file").unwrap_or_else(|| DATA.to_string());
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
     let suite = read_suite(&text)?;
-    let mut search = Forcing::new();
+    // `--lines`: line fours only, as the first forcing search; `--wins`: the win
+    // records only (the defences replay every legal move).
+    let mut search = if args.iter().any(|a| a == "--lines") {
+        Forcing::lines_only()
+    } else {
+        Forcing::new()
+    };
+    let wins_only = args.iter().any(|a| a == "--wins");
+    let mut max_time = 0.0f64;
     let (mut wins, mut proven, mut in_set, mut win_nodes) = (0, 0, 0, 0u64);
     let mut win_time = 0.0;
     let (mut defends, mut losing, mut spotted, mut holding) = (0, 0, 0, 0);
@@ -756,6 +765,7 @@ fn forcing(args: &[String]) -> Result<(), String> {
             let found = search.win(&pos, 15, budget);
             let spent = clock.elapsed().as_secs_f64();
             win_time += spent;
+            max_time = max_time.max(spent);
             win_nodes += search.nodes();
             all_time += spent;
             all_nodes += search.nodes();
@@ -769,6 +779,9 @@ fn forcing(args: &[String]) -> Result<(), String> {
                     in_set += 1;
                 }
             }
+            continue;
+        }
+        if wins_only {
             continue;
         }
         defends += 1;
@@ -802,9 +815,10 @@ fn forcing(args: &[String]) -> Result<(), String> {
         }
     }
     println!(
-        "wins: {proven}/{wins} proven, {in_set} with a first move of the set; {:.0} nodes and {:.2} ms a position",
+        "wins: {proven}/{wins} proven, {in_set} with a first move of the set; {:.0} nodes and {:.2} ms a position (slowest {:.1} ms)",
         win_nodes as f64 / wins.max(1) as f64,
-        1000.0 * win_time / wins.max(1) as f64
+        1000.0 * win_time / wins.max(1) as f64,
+        1000.0 * max_time
     );
     println!(
         "defences: {defends} positions, {spotted}/{losing} losing moves proven lost, {holding} holding moves never proven lost"

@@ -8,7 +8,7 @@ mod naive;
 
 use naive::{engine_move_texts, engine_play, fabrik::Naive};
 use tabuleiro::game::{Game, MoveError, Outcome, Params, Player, default_config};
-use tabuleiro::games::fabrik::{Config, Fabrik, MoveKind, Phase};
+use tabuleiro::games::fabrik::{Config, Fabrik, Move, MoveKind, Phase};
 use tabuleiro::options::config_from_pairs;
 use tabuleiro::perft::perft;
 use tabuleiro::rng::Xorshift;
@@ -625,9 +625,88 @@ fn answers_are_exactly_the_moves_that_stop_an_immediate_win() {
 }
 
 #[test]
+fn walling_in_threats_and_their_answers_agree_with_playing_every_move() {
+    use tabuleiro::games::fabrik::forcing::four_moves;
+    use tabuleiro::games::fabrik::threats::{any_answers, wall_threat_moves, win_now};
+    let (mut answered, mut threat_moves, mut lost) = (0, 0, 0);
+    random_play_positions(606, 30, |state| {
+        if win_now(state).is_some() {
+            return;
+        }
+        // Every move after which the opponent has no win now, by playing them all.
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        let mut expected: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut child = *state;
+                child.play(mv);
+                !wins_at_once(&child)
+            })
+            .map(|mv| state.format_move(mv))
+            .collect();
+        expected.sort();
+        let mut computed = Vec::new();
+        assert!(any_answers(state, &mut computed, usize::MAX));
+        let mut got: Vec<_> = computed.iter().map(|&mv| state.format_move(mv)).collect();
+        got.sort();
+        assert_eq!(got, expected, "{}", state.fen());
+        // Over the cap: nothing.
+        if expected.len() > 3 {
+            let mut capped = Vec::new();
+            assert!(!any_answers(state, &mut capped, 3) && capped.is_empty());
+        }
+        answered += usize::from(expected.len() < moves.len());
+        lost += usize::from(expected.is_empty());
+        // A move of the side to move that is neither a four nor a walling-in threat
+        // leaves the opponent a move after which it cannot be walled in: only those
+        // moves can win in three plies without a line.
+        let mut threats = Vec::new();
+        wall_threat_moves(state, &mut threats);
+        four_moves(state, &mut threats);
+        threat_moves += threats.len();
+        // (A sample of them: each costs a look at every reply and every move after it.)
+        let others: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|mv| !threats.iter().any(|t| t.1 == *mv))
+            .collect();
+        for &mv in others.iter().step_by(others.len() / 3 + 1) {
+            let mut child = *state;
+            child.play(mv);
+            if child.outcome().is_some() {
+                continue;
+            }
+            let mut replies = Vec::new();
+            child.generate_moves(&mut replies);
+            let escapes = replies.iter().any(|&reply| {
+                let mut after = child;
+                after.play(reply);
+                after.outcome().is_some() || {
+                    let mut last = Vec::new();
+                    after.generate_moves(&mut last);
+                    last.iter().all(|&end| {
+                        let mut walled = after;
+                        walled.play(end);
+                        let mut any = Vec::new();
+                        walled.generate_moves(&mut any);
+                        walled.outcome().is_some() || !any.is_empty()
+                    })
+                }
+            });
+            assert!(escapes, "{} {}", state.fen(), state.format_move(mv));
+        }
+    });
+    assert!(
+        answered > 100 && threat_moves > 20 && lost > 0,
+        "{answered} answered, {threat_moves} threat moves, {lost} lost"
+    );
+}
+
+#[test]
 fn legality_of_any_move_code_agrees_with_the_generator() {
     use tabuleiro::game::MoveCode;
-    use tabuleiro::games::fabrik::Move;
     let mut rng = Xorshift::new(303);
     let mut moves = Vec::new();
     let mut codes: Vec<u32> = Vec::new();

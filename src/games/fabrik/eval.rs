@@ -48,13 +48,84 @@ const TEMPO: i32 = 10;
 /// workers see (so that it can place there next turn after relocating).
 const LIVE: i32 = 6;
 
-/// The evaluation as a value: which variant of the terms, and the move-ordering cache
-/// of the searcher that owns it.
+/// Which terms the evaluation and its search hooks use: [`Terms::SHIPPED`] is the
+/// engine as played, the others are experiments for engine-against-engine matches
+/// (`examples/fabrik_match.rs`, which name them by number: [`Terms::experiment`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// How the completion squares (threats of a line) score.
+    pub threats: ThreatTerms,
+    /// Worker control ([`live_score`]): needs the reach of every square.
+    pub live: bool,
+    /// A move that walls the opponent in is a win now ([`can_leave_no_move`]).
+    pub walling_in: bool,
+    /// No move that escapes walling in: lost in two ([`has_safe_move`]), at the leaves
+    /// and at inner nodes.
+    pub mobility_end: bool,
+    /// A node facing a walling-in threat searches only its answers (at most
+    /// [`WALL_REPLIES_MAX`]; more, and all its moves).
+    pub wall_replies: bool,
+}
+
+/// The scale of the threat terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreatTerms {
+    Full,
+    Quarter,
+    Off,
+}
+
+impl Terms {
+    /// The engine as played.
+    pub const SHIPPED: Terms = Terms {
+        threats: ThreatTerms::Full,
+        live: false,
+        walling_in: true,
+        mobility_end: true,
+        wall_replies: false,
+    };
+
+    /// The experiments by number, as the examples take them: 0 as shipped, 1 no threat
+    /// terms, 2 worker control added, 3 threat terms a quarter as large, 4 no walling-in
+    /// win, 5 no mobility end, 6 walling-in replies (instead of the mobility end found
+    /// by [`has_safe_move`] at inner nodes). Other numbers: as shipped.
+    pub fn experiment(number: u8) -> Terms {
+        let shipped = Terms::SHIPPED;
+        match number {
+            1 => Terms {
+                threats: ThreatTerms::Off,
+                ..shipped
+            },
+            2 => Terms {
+                live: true,
+                ..shipped
+            },
+            3 => Terms {
+                threats: ThreatTerms::Quarter,
+                ..shipped
+            },
+            4 => Terms {
+                walling_in: false,
+                ..shipped
+            },
+            5 => Terms {
+                mobility_end: false,
+                ..shipped
+            },
+            6 => Terms {
+                wall_replies: true,
+                ..shipped
+            },
+            _ => shipped,
+        }
+    }
+}
+
+/// The evaluation as a value: which terms, and the move-ordering cache of the searcher
+/// that owns it.
 #[derive(Clone, Debug)]
 pub struct FabrikEval {
-    /// 0 is the evaluation as shipped; other values select experimental variants, for
-    /// engine-against-engine matches (`examples/fabrik_match.rs`).
-    pub variant: u8,
+    pub terms: Terms,
     hints: Box<HintCache>,
     stone_terms: StoneTerms,
     /// The forcing search the searcher asks for proofs ([`Evaluator::forced_win`]).
@@ -65,14 +136,17 @@ pub struct FabrikEval {
 /// placement rarely hurts its owner.
 const STAND_PAT_DEPTH: i32 = 0;
 
+/// The most answers to a walling-in threat searched alone ([`Terms::wall_replies`]).
+const WALL_REPLIES_MAX: usize = 48;
+
 /// The longest forcing line looked for, in plies.
 const FORCING_PLIES: u32 = 15;
 
 impl FabrikEval {
-    /// The evaluation with experimental variant `variant` (0: as shipped).
-    pub fn variant(variant: u8) -> Self {
+    /// The evaluation with `terms`.
+    pub fn with_terms(terms: Terms) -> Self {
         FabrikEval {
-            variant,
+            terms,
             hints: Box::new(HintCache::EMPTY),
             stone_terms: StoneTerms::EMPTY,
             forcing: Forcing::new(),
@@ -82,13 +156,13 @@ impl FabrikEval {
 
 impl Default for FabrikEval {
     fn default() -> Self {
-        FabrikEval::variant(0)
+        FabrikEval::with_terms(Terms::SHIPPED)
     }
 }
 
 impl Evaluator<Fabrik> for FabrikEval {
     fn evaluate(&mut self, state: &Fabrik) -> i32 {
-        evaluate_variant(state, self.variant, &mut self.stone_terms)
+        evaluate_terms(state, self.terms, &mut self.stone_terms)
     }
 
     fn order_hint(&mut self, state: &Fabrik, mv: Move) -> i32 {
@@ -125,9 +199,27 @@ impl Evaluator<Fabrik> for FabrikEval {
         if super::threats::line_answers(state, moves) {
             return true;
         }
+        if !self.terms.mobility_end {
+            return false;
+        }
+        if self.terms.wall_replies {
+            // No threat of a line, but maybe a walling-in threat (no move keeps three
+            // open squares beside both workers): then only the moves after which the
+            // opponent cannot win at once, when there are few; none, and the node is
+            // lost in two (an exact score, kept in the table).
+            if state.phase() != Phase::Play {
+                return false;
+            }
+            let (a, b) = two_squares(state.workers());
+            if roomy_after_some_move(geometry(), state, a, b) {
+                return false;
+            }
+            moves.clear();
+            return super::threats::any_answers(state, moves, WALL_REPLIES_MAX);
+        }
         // No threat of a line, but maybe no move that escapes walling in: then every
         // move loses at once and the node is lost (an exact score, kept in the table).
-        if self.variant != 5 && has_safe_move(state, INNER_BUDGET) == Some(false) {
+        if has_safe_move(state, INNER_BUDGET) == Some(false) {
             moves.clear();
             return true;
         }
@@ -283,7 +375,7 @@ fn roomy(g: &Geometry, worker: usize, empty: Bb) -> bool {
 /// squares beside them ([`roomy`]): the quick half of [`has_safe_move`]. Looks at the
 /// placements without relocation and at the relocations that land the worker beside the
 /// stone (no sight set per placement square: three in all).
-fn roomy_after_some_move(g: &Geometry, position: &Fabrik, a: usize, b: usize) -> bool {
+pub(super) fn roomy_after_some_move(g: &Geometry, position: &Fabrik, a: usize, b: usize) -> bool {
     let empty = position.empty();
     let stones = position.stones[0] | position.stones[1];
     let here = position.placeable();
@@ -577,13 +669,11 @@ impl StoneTerms {
 /// Evaluation from the side to move's point of view, as shipped.
 pub fn evaluate(position: &Fabrik) -> i32 {
     let mut terms = StoneTerms::EMPTY;
-    evaluate_variant(position, 0, &mut terms)
+    evaluate_terms(position, Terms::SHIPPED, &mut terms)
 }
 
-/// Evaluation from the side to move's point of view, with an experimental variant
-/// (0: as shipped; 1–3 change the threat terms, 4 leaves out the walling-in win, 5
-/// the loss in two by walling in, [`has_safe_move`]).
-fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i32 {
+/// Evaluation from the side to move's point of view, with the terms `with`.
+fn evaluate_terms(position: &Fabrik, with: Terms, terms: &mut StoneTerms) -> i32 {
     if position.phase() != Phase::Play {
         return 0;
     }
@@ -592,10 +682,10 @@ fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i
     terms.refresh(position);
     let ours = terms.completions[us.index()];
     let theirs = terms.completions[them.index()];
-    // Only the completion squares are asked about, but for the variant's term.
+    // Only the completion squares are asked about, but for worker control.
     let reach = reach_within(
         position,
-        if variant == 2 {
+        if with.live {
             position.board()
         } else {
             ours | theirs
@@ -604,37 +694,41 @@ fn evaluate_variant(position: &Fabrik, variant: u8, terms: &mut StoneTerms) -> i
     if ours & reach != 0 {
         return WIN_NOW;
     }
-    if variant != 4 && can_leave_no_move(position) {
+    if with.walling_in && can_leave_no_move(position) {
         return WIN_NOW;
     }
-    if variant != 5 && has_safe_move(position, LEAF_BUDGET) == Some(false) {
+    if with.mobility_end && has_safe_move(position, LEAF_BUDGET) == Some(false) {
         return -LOST_IN_TWO;
     }
     let mut score = TEMPO + terms.windows[us.index()] - terms.windows[them.index()];
-    if variant == 3 {
+    match with.threats {
         // The same threat terms, a quarter as large.
-        match theirs.count_ones() {
-            0 => {}
-            1 => score -= SINGLE_THREAT / 4,
-            _ => score -= DOUBLE_THREAT / 4,
+        ThreatTerms::Quarter => {
+            match theirs.count_ones() {
+                0 => {}
+                1 => score -= SINGLE_THREAT / 4,
+                _ => score -= DOUBLE_THREAT / 4,
+            }
+            score -= UNBLOCKABLE / 4 * (theirs & !reach).count_ones() as i32;
+            score += SINGLE_THREAT / 8 * ours.count_ones().min(2) as i32;
         }
-        score -= UNBLOCKABLE / 4 * (theirs & !reach).count_ones() as i32;
-        score += SINGLE_THREAT / 8 * ours.count_ones().min(2) as i32;
-    } else if variant != 1 {
+        ThreatTerms::Off => {}
         // Counts asked as "none, one, more" where that is all they are used for.
-        if theirs != 0 {
-            score -= if two_or_more(theirs) {
-                DOUBLE_THREAT
-            } else {
-                SINGLE_THREAT
-            };
-            score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
-        }
-        if ours != 0 {
-            score += SINGLE_THREAT / 2 * if two_or_more(ours) { 2 } else { 1 };
+        ThreatTerms::Full => {
+            if theirs != 0 {
+                score -= if two_or_more(theirs) {
+                    DOUBLE_THREAT
+                } else {
+                    SINGLE_THREAT
+                };
+                score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
+            }
+            if ours != 0 {
+                score += SINGLE_THREAT / 2 * if two_or_more(ours) { 2 } else { 1 };
+            }
         }
     }
-    if variant == 2 {
+    if with.live {
         score += live_score(position, reach);
     }
     score.clamp(-LOST_IN_TWO + 1, LOST_IN_TWO - 1)

@@ -1,5 +1,6 @@
 //! A forcing search for Fabrik (threat-space search, VCF-like): the attacker plays only
-//! fours ([`super::threats`]), the defender only the answers to them, and the attacker
+//! threats ([`super::threats`]: fours, then walling-in threats), the defender only the
+//! answers to them, and the attacker
 //! wins where it wins now (a line, or the defender walled in) or where the defender has
 //! no answer. A defender with a win now of its own ends the line of play: no proof.
 //!
@@ -13,7 +14,7 @@
 
 use super::eval::strong_squares;
 use super::geometry::{bit, geometry};
-use super::threats::{answers, completion_squares, win_now};
+use super::threats::{answers, any_answers, completion_squares, wall_threat_moves, win_now};
 use super::{Fabrik, Move, Phase, squares, two_squares};
 use crate::game::Game;
 
@@ -33,10 +34,21 @@ pub struct Forcing {
     stopped: bool,
     buffers: Vec<Vec<Move>>,
     fours: Vec<Vec<(u8, Move)>>,
+    /// Whether walling-in threats are played besides the fours.
+    walls: bool,
 }
 
 impl Forcing {
+    /// The forcing search with walling-in threats.
     pub fn new() -> Self {
+        Forcing {
+            walls: true,
+            ..Forcing::default()
+        }
+    }
+
+    /// The forcing search with line fours only (the first version, for comparison).
+    pub fn lines_only() -> Self {
         Forcing::default()
     }
 
@@ -101,6 +113,18 @@ impl Forcing {
         let mut fours = std::mem::take(&mut self.fours[ply]);
         fours.clear();
         four_moves(position, &mut fours);
+        if self.walls {
+            let lines = fours.len();
+            wall_threat_moves(position, &mut fours);
+            // A four that also threatens to wall in is tried once, as a four.
+            let (head, tail) = fours.split_at_mut(lines);
+            for entry in tail.iter_mut() {
+                if head.iter().any(|&(_, mv)| mv == entry.1) {
+                    entry.1 = Move::PASS;
+                }
+            }
+            fours.retain(|&(_, mv)| mv != Move::PASS);
+        }
         let mut found = None;
         for &(_, mv) in fours.iter().take(MAX_FOURS) {
             let mut child = *position;
@@ -135,7 +159,9 @@ impl Forcing {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        let result = if !answers(position, &mut moves) {
+        let answered = answers(position, &mut moves)
+            || (self.walls && any_answers(position, &mut moves, MAX_ANSWERS));
+        let result = if !answered {
             None
         } else if moves.is_empty() {
             Some(2)

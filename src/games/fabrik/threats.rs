@@ -13,11 +13,16 @@
 //!   by moving the other one (then the relocated one must see `c`: a sight set from `c`
 //!   tells which destinations do). Walling in is checked by playing each answer out.
 //!
+//! - A *walling-in threat* is a move after which the other side has no move that keeps
+//!   three open squares beside both workers ([`wall_threat_moves`]): it must then find
+//!   a move after which no walling-in move (and no line) is left ([`any_answers`]),
+//!   and its own stone may be the one that walls it in.
+//!
 //! The answers are the only moves worth searching when the opponent has a four: every
 //! other move loses at once. Tested against brute force in `tests/fabrik.rs`.
 
-use super::eval::{completions, reach_within, wall_in_move};
-use super::geometry::{Bb, bit, geometry, two_or_more};
+use super::eval::{completions, reach_within, roomy_after_some_move, wall_in_move};
+use super::geometry::{Bb, bit, geometry, three_or_more, two_or_more};
 use super::{Fabrik, Move, Phase, squares, two_squares};
 use crate::game::{Game, Player};
 
@@ -189,6 +194,91 @@ pub fn line_answers(position: &Fabrik, out: &mut Vec<Move>) -> bool {
         }
     }
     true
+}
+
+/// The walling-in threats of the side to move: moves after which the opponent has no
+/// move that leaves both workers three *open* squares beside them (see
+/// [`super::eval::has_safe_move`]), so that it may have no move left that escapes
+/// walling in, its own stone included (whether it has a win of its own is the
+/// caller's to check). Every other move leaves the opponent such a move, after which
+/// no walling in is possible. Appended to `out` keyed by how much room the workers
+/// keep (open squares beside them, fewest first).
+pub fn wall_threat_moves(position: &Fabrik, out: &mut Vec<(u8, Move)>) {
+    if position.winner.is_some() || position.phase() != Phase::Play {
+        return;
+    }
+    let g = geometry();
+    let start = out.len();
+    let mut try_move = |mv: Move| {
+        let mut child = *position;
+        child.play(mv);
+        if child.winner.is_some() {
+            return;
+        }
+        let (a, b) = two_squares(child.workers);
+        if !roomy_after_some_move(g, &child, a, b) {
+            let empty = child.empty();
+            let room = open_count(a, empty) + open_count(b, empty);
+            out.push((room as u8, mv));
+        }
+    };
+    position.each_relocation(g, |relocation, targets| {
+        match relocation {
+            None => squares(targets).for_each(|s| try_move(Move::place(s))),
+            Some((moved, s)) => {
+                squares(targets).for_each(|t| try_move(Move::relocate(moved, t, s)))
+            }
+        }
+        true
+    });
+    out[start..].sort_by_key(|&(room, _)| room);
+}
+
+/// How many *open* squares (empty, with three or more empty neighbours) are beside
+/// `worker`, counted up to three.
+fn open_count(worker: usize, empty: Bb) -> u32 {
+    let g = geometry();
+    let mut open = 0;
+    for n in squares(g.neighbours[worker] & empty) {
+        if three_or_more(g.neighbours[n] & empty) {
+            open += 1;
+            if open == 3 {
+                break;
+            }
+        }
+    }
+    open
+}
+
+/// Every move of the side to move after which the opponent has no win now (no line in
+/// reach, no walling-in move), whatever the threat, appended to `out`: `true`, or
+/// `false` (and `out` as it was) when there are more than `max`. Assumes the side to
+/// move has no win now itself. Exact: each move is played and [`win_now`] asked.
+pub fn any_answers(position: &Fabrik, out: &mut Vec<Move>, max: usize) -> bool {
+    let start = out.len();
+    if position.winner.is_some() || position.phase() != Phase::Play {
+        return true;
+    }
+    let g = geometry();
+    let mut answer = |mv: Move| -> bool {
+        let mut child = *position;
+        child.play(mv);
+        if child.winner.is_some() || win_now(&child).is_none() {
+            out.push(mv);
+            if out.len() - start > max {
+                return false;
+            }
+        }
+        true
+    };
+    let complete = position.each_relocation(g, |relocation, targets| match relocation {
+        None => squares(targets).all(|s| answer(Move::place(s))),
+        Some((moved, s)) => squares(targets).all(|t| answer(Move::relocate(moved, t, s))),
+    });
+    if !complete {
+        out.truncate(start);
+    }
+    complete
 }
 
 fn push_relocations(out: &mut Vec<Move>, moved: usize, square: usize, targets: Bb) {
