@@ -67,7 +67,7 @@ fn minimax(board: &Naive, memo: &mut HashMap<String, Value>) -> Value {
 fn check(solver: &mut Solver, memo: &mut HashMap<String, Value>, state: &Talpa) -> Value {
     let expected = minimax(&Naive::from_fen(&state.fen()), memo);
     let never = AtomicBool::new(false);
-    let solved = solver.solve(state, &never).expect("not stopped");
+    let solved = solver.solve_line(state, &never).expect("not stopped");
     assert_eq!(solved.value, expected, "{}", state.fen());
     assert_eq!(solved.pv.len() as u32, expected.plies(), "{}", state.fen());
     let mut position = *state;

@@ -150,6 +150,7 @@ impl LinetrisOracle {
             return Some(Solution {
                 value: Value::of_outcome(outcome, state.side),
                 best: None,
+                pv: Vec::new(),
                 nodes: 0,
             });
         }
@@ -159,6 +160,7 @@ impl LinetrisOracle {
         Some(Solution {
             value,
             best: Some(best),
+            pv: vec![best],
             nodes: table.children(&pos).len() as u64 + 1,
         })
     }
@@ -272,6 +274,7 @@ impl LinetrisOracle {
             return Some(Solution {
                 value: Value::of_outcome(outcome, state.side),
                 best: None,
+                pv: Vec::new(),
                 nodes: 0,
             });
         }
@@ -316,6 +319,7 @@ impl LinetrisOracle {
         solution.map(|(value, best, nodes)| Solution {
             value,
             best: best.map(|col| Move(col as u8)),
+            pv: best.map(|col| Move(col as u8)).into_iter().collect(),
             nodes,
         })
     }

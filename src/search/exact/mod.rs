@@ -1,6 +1,35 @@
 //! The exact-solving layer: what every exact solver and table of the engine shares,
-//! naming no game. (Being filled in: issue 35.)
+//! naming no game.
+//!
+//! - [`value`]: the one value-and-distance type ([`Value`]) and its arithmetic.
+//! - [`bound`]: the bound table (exact keys, lower and upper bounds, a best move).
+//! - [`negamax`]: the generic exact solver ([`Solver`] over a game's [`Exact`]):
+//!   negamax on `WIN − plies`, null-window bisection at the root, best move and
+//!   principal variation, stop flag, deadline and node budget, and a `known` hook for
+//!   books and tables.
+//! - [`dfpn`]: proof-number search over the same trait, with an optional move filter
+//!   (a proof over forcing moves only).
+//! - [`oracle`]: the solver an oracle keeps ([`SolverCell`]).
+//!
+//! Which game uses which part (game-specific keys, pruning and ordering stay in the
+//! games):
+//!
+//! | part      | Talpa | Frozen Forest | Linetris | Neutreeko |
+//! |-----------|-------|---------------|----------|-----------|
+//! | `value`   | yes   | yes           | yes      | yes       |
+//! | `bound`   | yes   | yes           |          |           |
+//! | `negamax` | yes   | yes           |          |           |
+//! | `dfpn`    | yes (`talpa_solve --pn`) |  |     |           |
+//! | `oracle`  | yes   | yes           |          |           |
 
+pub mod bound;
+pub mod dfpn;
+pub mod negamax;
+pub mod oracle;
 pub mod value;
 
+pub use bound::BoundTable;
+pub use dfpn::DfPn;
+pub use negamax::{Child, Exact, Expansion, Interrupted, Key, Solver};
+pub use oracle::SolverCell;
 pub use value::Value;
