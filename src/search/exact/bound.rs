@@ -72,9 +72,7 @@ impl BoundTable {
 
     /// The first entry of the bucket of `key`.
     fn bucket(&self, key: u128) -> usize {
-        let mixed =
-            (key as u64 ^ (key >> 64) as u64 ^ (key >> 29) as u64).wrapping_mul(GOLDEN_GAMMA);
-        ((mixed >> 20) as usize & self.buckets_mask) * BUCKET
+        bucket_of(key, self.buckets_mask)
     }
 
     /// The bounds stored for `key`.
@@ -123,6 +121,13 @@ impl BoundTable {
             high: high as i16,
         };
     }
+}
+
+/// The first entry of the bucket of `key` in a table of `buckets_mask + 1` buckets
+/// of [`BUCKET`] (the proof-number table's too).
+pub fn bucket_of(key: u128, buckets_mask: usize) -> usize {
+    let mixed = (key as u64 ^ (key >> 64) as u64 ^ (key >> 29) as u64).wrapping_mul(GOLDEN_GAMMA);
+    ((mixed >> 20) as usize & buckets_mask) * BUCKET
 }
 
 /// The replacement priority of a subtree of `spent` nodes: its bits (1 to 64).

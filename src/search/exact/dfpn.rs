@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::bound::{BUCKET, NO_MOVE};
+use super::bound::{BUCKET, NO_MOVE, bucket_of};
 use super::negamax::{Child, Exact, Expansion, Interrupted};
 use super::value::Value;
 
@@ -110,9 +110,7 @@ impl<P: Copy> DfPn<P> {
     }
 
     fn bucket(&self, key: u128) -> usize {
-        let mixed = (key as u64 ^ (key >> 64) as u64 ^ (key >> 29) as u64)
-            .wrapping_mul(crate::hash::GOLDEN_GAMMA);
-        ((mixed >> 20) as usize & self.buckets_mask) * BUCKET
+        bucket_of(key, self.buckets_mask)
     }
 
     fn probe(&self, key: u128) -> Option<(u32, u32)> {
@@ -133,16 +131,17 @@ impl<P: Copy> DfPn<P> {
             let solved = e.proof == 0 || e.disproof == 0;
             (u16::from(e.work) << 1) | u16::from(solved)
         };
+        let work = work.max(1);
         let slot = bucket
             .iter()
             .position(|e| e.work != 0 && e.key_low == key_low && e.key_high == key_high)
             .unwrap_or_else(|| (0..BUCKET).min_by_key(|&i| rank(&bucket[i])).unwrap_or(0));
         bucket[slot] = Entry {
-            key_low,
-            key_high,
-            work: work.max(1),
             proof,
             disproof,
+            work,
+            key_low,
+            key_high,
         };
     }
 
