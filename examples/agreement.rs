@@ -323,7 +323,7 @@ impl Truth<Talpa> for TalpaTruth {
         self.solver.set_deadline(Some(Instant::now() + self.solve));
         let solved = self.solver.solve(position, &never);
         self.solver.set_deadline(None);
-        solved.map(|s| s.value)
+        solved.ok().map(|s| s.value)
     }
 }
 

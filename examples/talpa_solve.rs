@@ -110,15 +110,15 @@ fn main() {
             let t = Instant::now();
             let before = solver.nodes();
             if proof_numbers {
-                match solver.prove(&child, &stop) {
-                    Some((wins, nodes)) => println!(
+                match solver.prove_by(&child, &stop, None) {
+                    Ok((wins, nodes)) => println!(
                         "{}: {} for the mover, {} nodes, {:.1} s",
                         state.format_move(mv),
                         if wins { "loss" } else { "win" },
                         nodes,
                         t.elapsed().as_secs_f64()
                     ),
-                    None => println!(
+                    Err(_) => println!(
                         "{}: not proven within {} s ({} nodes)",
                         state.format_move(mv),
                         seconds.unwrap_or(0),
@@ -128,14 +128,14 @@ fn main() {
                 continue;
             }
             match solver.solve(&child, &stop) {
-                Some(solved) => println!(
+                Ok(solved) => println!(
                     "{}: {} for the mover, {} nodes, {:.1} s",
                     state.format_move(mv),
                     describe(solved.value.parent()),
                     solved.nodes,
                     t.elapsed().as_secs_f64()
                 ),
-                None => println!(
+                Err(_) => println!(
                     "{}: not solved within {} s ({} nodes)",
                     state.format_move(mv),
                     seconds.unwrap_or(0),
@@ -146,15 +146,15 @@ fn main() {
     }
     let stop = timer(seconds);
     if proof_numbers {
-        match solver.prove(&state, &stop) {
-            Some((wins, nodes)) => println!(
+        match solver.prove_by(&state, &stop, None) {
+            Ok((wins, nodes)) => println!(
                 "value: {} for the side to move, {} nodes, {} in all, {:.2} s",
                 if wins { "win" } else { "loss" },
                 nodes,
                 solver.nodes(),
                 started.elapsed().as_secs_f64()
             ),
-            None => println!(
+            Err(_) => println!(
                 "not proven within {} s ({} nodes)",
                 seconds.unwrap_or(0),
                 solver.nodes()
@@ -162,8 +162,8 @@ fn main() {
         }
         return;
     }
-    match solver.solve(&state, &stop) {
-        Some(solved) => {
+    match solver.solve_line(&state, &stop) {
+        Ok(solved) => {
             let mut position = state;
             let pv: Vec<String> = solved
                 .pv
@@ -191,7 +191,7 @@ fn main() {
             println!("pv {}", pv.join(" "));
             println!("end {}", position.fen());
         }
-        None => println!(
+        Err(_) => println!(
             "not solved within {} s ({} nodes)",
             seconds.unwrap_or(0),
             solver.nodes()

@@ -25,7 +25,7 @@ fn config(size: usize) -> <Talpa as Game>::Config {
 fn check(solver: &mut Solver, memo: &mut Memo, state: &Talpa) -> Value {
     let expected = naive::minimax(&Naive::from_fen(&state.fen()), memo);
     let never = AtomicBool::new(false);
-    let solved = solver.solve(state, &never).expect("not stopped");
+    let solved = solver.solve_line(state, &never).expect("not stopped");
     assert_eq!(solved.value, expected, "{}", state.fen());
     assert_eq!(solved.pv.len() as u32, expected.plies(), "{}", state.fen());
     let mut position = *state;
@@ -125,6 +125,30 @@ fn blue_to_move_and_finished_positions() {
     }
     let over = Talpa::from_fen(&c, "r1rb/b1br/r1rb/b1br b 4").unwrap();
     assert_eq!(over.outcome(), Some(Outcome::Win(Player::P1)));
+}
+
+/// The proof-number search (win or loss only) agrees with the solver on the 4×4 start
+/// and each position after a first move; a filter that keeps no move proves nothing.
+#[test]
+fn proof_numbers_agree_with_the_solver() {
+    let start = Talpa::start(&config(4));
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new(4, 16).unwrap();
+    let mut proofs = Solver::new(4, 16).unwrap();
+    let mut moves = Vec::new();
+    start.generate_moves(&mut moves);
+    for state in std::iter::once(start).chain(moves.iter().map(|&mv| {
+        let mut child = start;
+        child.play(mv);
+        child
+    })) {
+        let value = solver.value(&state, &never).unwrap();
+        let (wins, _) = proofs.prove_by(&state, &never, None).unwrap();
+        assert_eq!(wins, matches!(value, Value::Win(_)), "{}", state.fen());
+    }
+    let none = |_: &_, _: &_| false;
+    let (wins, _) = proofs.prove_by(&start, &never, Some(&none)).unwrap();
+    assert!(!wins);
 }
 
 #[test]

@@ -53,14 +53,29 @@ impl Switch {
     }
 }
 
-/// What an exact solver found.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What an exact solver found: the one result type of every solver and table.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Solution<M> {
     pub value: Value,
     /// A move that keeps the value (none when the game is over).
     pub best: Option<M>,
+    /// Best play from the position: `best` and what follows, as far as the solver
+    /// gives it (often `best` alone, empty when the game is over).
+    pub pv: Vec<M>,
     /// Positions visited to prove it.
     pub nodes: u64,
+}
+
+impl<M: Copy> Solution<M> {
+    /// A solution whose line is its move alone.
+    pub fn with_move(value: Value, best: Option<M>, nodes: u64) -> Self {
+        Solution {
+            value,
+            best,
+            pv: best.into_iter().collect(),
+            nodes,
+        }
+    }
 }
 
 /// A root move chosen from a table (see [`Oracle::probe_root`]).

@@ -57,11 +57,11 @@ impl Exact for Talpa {
         let never = AtomicBool::new(false);
         let before = solver.nodes();
         solver.set_deadline(deadline);
-        let solved = solver.solve(state, &never);
+        let solved = solver.solve(state, &never).ok();
         solver.set_deadline(None);
         Solved {
             value: solved.as_ref().map(|s| s.value),
-            best: solved.and_then(|s| s.pv.first().copied()),
+            best: solved.and_then(|s| s.best),
             nodes: solver.nodes() - before,
         }
     }
@@ -86,7 +86,7 @@ impl Exact for FrozenForest {
         let solved = solver.solve(state, &never).ok();
         solver.set_deadline(None);
         Solved {
-            value: solved.map(|s| s.value),
+            value: solved.as_ref().map(|s| s.value),
             best: solved.and_then(|s| s.best),
             nodes: solver.nodes() - before,
         }

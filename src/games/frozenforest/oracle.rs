@@ -7,13 +7,13 @@
 //! proving search. With the `Tablebase` option off the solver is neither made nor used.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::solve::Prover;
 use super::{Config, FrozenForest, Move};
 use crate::game::{Game, Value};
-use crate::search::{Oracle, Solution, Switch};
+use crate::search::exact::SolverCell;
+use crate::search::{Oracle, Solution};
 
 /// The largest forest the oracle solves.
 pub const SOLVED_TREES: u8 = 5;
@@ -69,20 +69,17 @@ fn opening(state: &FrozenForest) -> Option<Solution<Move>> {
     if *state == start {
         // Yuki's slowest loss (the first in the table's order).
         let &(placement, _, plies) = TREES_5_START.iter().rev().max_by_key(|entry| entry.2)?;
-        return Some(Solution {
-            value: Value::Loss(plies),
-            best: Some(parse(&start, placement)?),
-            nodes: 1,
-        });
+        return Some(Solution::with_move(
+            Value::Loss(plies),
+            Some(parse(&start, placement)?),
+            1,
+        ));
     }
     TREES_5_START.iter().find_map(|&(placement, reply, plies)| {
         let mut placed = start;
         placed.play(parse(&start, placement)?);
-        (*state == placed).then(|| Solution {
-            value: Value::Win(plies - 1),
-            best: parse(&placed, reply),
-            nodes: 1,
-        })
+        (*state == placed)
+            .then(|| Solution::with_move(Value::Win(plies - 1), parse(&placed, reply), 1))
     })
 }
 
@@ -90,31 +87,29 @@ fn opening(state: &FrozenForest) -> Option<Solution<Move>> {
 #[derive(Default)]
 pub struct FrozenForestOracle {
     /// In small forests: the prover, made by [`Oracle::prepare`] or on first use (its
-    /// table is 64 MiB: [`TABLE_LOG2`]) and kept (the table keeps what it learnt).
-    prover: Option<Mutex<Option<Prover>>>,
-    /// The `Tablebase` option.
-    switch: Switch,
+    /// table is 64 MiB: [`TABLE_LOG2`]) and kept (the table keeps what it learnt), with
+    /// the `Tablebase` option.
+    prover: SolverCell<Prover>,
 }
 
 impl Oracle<FrozenForest> for FrozenForestOracle {
     fn new(config: &Config) -> Self {
         FrozenForestOracle {
-            prover: (config.trees <= SOLVED_TREES).then(|| Mutex::new(None)),
-            switch: Switch::default(),
+            // A table the system refuses is no prover: positions are searched.
+            prover: SolverCell::new(config.trees <= SOLVED_TREES, || {
+                Prover::try_new(u64::MAX, TABLE_LOG2)
+            }),
         }
     }
 
     fn set_options(&self, options: &crate::game::Params) {
-        self.switch.set_options(options);
+        self.prover.set_options(options);
     }
 
     /// The prover of a small forest, with its 64 MiB table, is made here (before
     /// `readyok`), not on a move's clock.
     fn prepare(&self) {
-        if !self.switch.on() {
-            return;
-        }
-        let _ = self.prover();
+        self.prover.prepare();
     }
 
     fn wait(&self, _stop: &AtomicBool, _deadline: Option<Instant>) {
@@ -139,16 +134,6 @@ impl Oracle<FrozenForest> for FrozenForestOracle {
 }
 
 impl FrozenForestOracle {
-    /// The prover of a small forest, made if need be; `None` in a larger forest.
-    fn prover(&self) -> Option<MutexGuard<'_, Option<Prover>>> {
-        let mut slot = self.prover.as_ref()?.lock().ok()?;
-        if slot.is_none() {
-            // A table the system refuses is no prover: positions are searched.
-            *slot = Some(Prover::try_new(u64::MAX, TABLE_LOG2)?);
-        }
-        Some(slot)
-    }
-
     /// The value of `state` from the opening table or the prover, which gives up at
     /// `deadline` (the table keeps what it learnt).
     fn solve_until(
@@ -157,29 +142,12 @@ impl FrozenForestOracle {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Option<Solution<Move>> {
-        if state.options().trees > SOLVED_TREES || !self.switch.on() {
+        if state.options().trees > SOLVED_TREES || !self.prover.on() {
             return None;
         }
         if let Some(solution) = opening(state) {
             return Some(solution);
         }
-        let mut slot = self.prover()?;
-        let prover = slot.as_mut()?;
-        let before = prover.nodes();
-        prover.set_deadline(deadline);
-        let solved = prover.solve(state, stop);
-        prover.set_deadline(None);
-        log::debug!(
-            "frozen forest solver: {} trees, {} after {} nodes",
-            state.trees().count_ones(),
-            if solved.is_ok() { "solved" } else { "gave up" },
-            prover.nodes() - before
-        );
-        let solved = solved.ok()?;
-        Some(Solution {
-            value: solved.value,
-            best: solved.best,
-            nodes: prover.nodes() - before,
-        })
+        self.prover.solve_until(state, stop, deadline)
     }
 }

@@ -1,98 +1,48 @@
 //! Frozen Forest's exact solver: who wins a position under best play, and in how
 //! many plies (the winner as fast as it can, the loser as slow as it can).
 //!
-//! Method: negamax alpha-beta on distance scores with a table of exact keys. A win in
-//! `p` plies scores `WIN - p` and a loss `p - WIN`, from the side to move's point of
-//! view; a child's score becomes its parent's by [`parent`] (negated, one ply further
-//! from the end), whose inverse [`child`] turns the parent's window into the child's.
-//! A game is finite (every move of Yuki's, his placement included, eats a tree, and
-//! the sides alternate), so the search needs no depth limit: it runs to the ends. At
-//! the root, null-window searches decide first the winner (the window around 0: a
-//! proof, as an AND/OR search makes it) and then the distance, by bisection.
+//! The search is the exact-solving layer's ([`crate::search::exact`]: negamax on
+//! distance scores with a bound table, the winner decided by a null-window search
+//! around 0, then the distance by bisection); this file gives it what suits the game
+//! ([`Rules`]). A game is finite (every move of Yuki's, his placement included, eats a
+//! tree, and the sides alternate), so the search runs to the ends, and lasts at most
+//! two plies a tree and two for the placements.
 //! - Ordering: every move is tried fewest replies for the opponent first (a move that
 //!   leaves none wins at once and ends the node).
-//! - The table keeps a lower and an upper bound of the score per exact key: the trees
-//!   of the forest's block, one bit a cell (at most 49 for Trees 7), both cells and the
-//!   side to move, in 64 bits. Its size is fixed: buckets of four entries, where a new
-//!   position replaces the entry with the fewest trees (the smallest subtree, the
-//!   cheapest to search again). A lost entry costs time, never exactness.
+//! - The key: the trees of the forest's block, one bit a cell (at most 49 for Trees
+//!   7), both cells and the side to move, in 64 bits. In the table a new position
+//!   replaces the entry with the fewest trees (the smallest subtree, the cheapest to
+//!   search again).
 //!
 //! The solver takes forests up to Trees 7 ([`MAX_TREES`]); it is fast on small ones
 //! (docs/solved.md has the figures of Trees 4, 5 and 6).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
 use super::sight::SIZE;
 use super::{FrozenForest, Move};
 use crate::game::{Game, Value};
-use crate::hash::mix;
-use crate::search::exact::value::{WIN, parent_score as parent};
+use crate::search::exact::bound::NO_MOVE;
+use crate::search::exact::{self, Child, Exact, Expansion, Key};
+use std::sync::atomic::AtomicBool;
+
+pub use crate::search::exact::Interrupted;
 
 /// The largest forest whose positions the table's keys hold exactly.
 pub const MAX_TREES: u8 = 7;
-/// Entries in a bucket of the table.
-const BUCKET: usize = 4;
-/// Marks an empty entry (no position has this key: its side bit would be set twice).
-const EMPTY: u64 = u64::MAX;
 
-/// The stop flag and the deadline are read every this many nodes (under a millisecond).
-const STOP_INTERVAL: u64 = 1024;
-
-/// A position's exact value with a move that keeps it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Solved {
-    /// From the side to move's point of view.
-    pub value: Value,
-    /// A move that keeps the value: the fastest win or the slowest loss (none when the
-    /// game is over).
-    pub best: Option<Move>,
+/// The game as the exact solver sees it: the rules, and a buffer for the moves.
+#[derive(Clone, Debug, Default)]
+pub struct Rules {
+    moves: Vec<Move>,
 }
 
-/// One position's bounds in the table.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: u64,
-    low: i16,
-    high: i16,
-    /// Trees on the board: the replacement prefers to keep the larger subtrees.
-    trees: u8,
-}
-
-const VACANT: Entry = Entry {
-    key: EMPTY,
-    low: -WIN as i16,
-    high: WIN as i16,
-    trees: 0,
-};
-
-/// The search with its table.
-pub struct Prover {
-    /// Buckets of [`BUCKET`] entries.
-    table: Vec<Entry>,
-    nodes: u64,
-    /// The most nodes the searches may visit in all before they give up.
-    budget: u64,
-    /// When the searches give up (a move on the clock).
-    deadline: Option<Instant>,
-}
-
-/// Why a search returned no answer: `stop` was raised, the node budget ran out, or
-/// the forest is larger than [`MAX_TREES`].
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Interrupted;
+/// Frozen Forest's solver: the layer's, over [`Rules`].
+pub type Prover = exact::Solver<Rules>;
 
 impl Default for Prover {
     /// A prover with no node budget and a table of 2^20 entries (16 MiB).
     fn default() -> Self {
         Self::new(u64::MAX, 20)
     }
-}
-
-/// The inverse of [`parent`], extended to window bounds: the child's score that maps
-/// to `bound` (no score lies near 0, so 0 may map to either side of it).
-fn child(bound: i32) -> i32 {
-    if bound <= 0 { 1 - bound } else { -bound - 1 }
 }
 
 impl Prover {
@@ -105,61 +55,9 @@ impl Prover {
 
     /// As [`Prover::new`], or `None` when the system refuses the table's memory.
     pub fn try_new(budget: u64, log2_entries: u32) -> Option<Self> {
-        let entries = 1usize << log2_entries.clamp(4, 34);
-        Some(Prover {
-            table: crate::memory::try_filled("frozen forest prover table", entries, VACANT)?,
-            nodes: 0,
-            budget,
-            deadline: None,
-        })
-    }
-
-    /// Makes the searches give up at `deadline` (`None`: never), as if `stop` were
-    /// raised then. What they stored in the table stays.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
-    }
-
-    /// Positions visited so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The bucket of `key`: its first entry's index.
-    fn bucket(&self, key: u64) -> usize {
-        (mix(key) as usize & (self.table.len() - 1)) & !(BUCKET - 1)
-    }
-
-    /// The bounds the table holds for `key`.
-    fn probe(&self, key: u64) -> Option<(i32, i32)> {
-        let start = self.bucket(key);
-        self.table[start..start + BUCKET]
-            .iter()
-            .find(|e| e.key == key)
-            .map(|e| (i32::from(e.low), i32::from(e.high)))
-    }
-
-    /// Records that the score of `key` is at least `low` and at most `high`.
-    fn store(&mut self, key: u64, trees: u8, low: i32, high: i32) {
-        let start = self.bucket(key);
-        let bucket = &mut self.table[start..start + BUCKET];
-        let slot = match bucket.iter().position(|e| e.key == key) {
-            Some(slot) => slot,
-            None => {
-                let slot = (0..BUCKET)
-                    .min_by_key(|&i| (bucket[i].key != EMPTY, bucket[i].trees))
-                    .unwrap_or(0);
-                bucket[slot] = Entry {
-                    key,
-                    trees,
-                    ..VACANT
-                };
-                slot
-            }
-        };
-        let entry = &mut bucket[slot];
-        entry.low = entry.low.max(low as i16);
-        entry.high = entry.high.min(high as i16);
+        let mut prover = Self::with_game(Rules::default(), log2_entries)?;
+        prover.set_budget(budget);
+        Some(prover)
     }
 
     /// Whether the side to move wins `position` under best play.
@@ -168,119 +66,62 @@ impl Prover {
         position: &FrozenForest,
         stop: &AtomicBool,
     ) -> Result<bool, Interrupted> {
-        Ok(self.search(position, -1, 1, stop)? > 0)
+        self.wins(position, stop)
+    }
+}
+
+impl Exact for Rules {
+    type Game = FrozenForest;
+    type Position = FrozenForest;
+
+    fn position(&self, state: &FrozenForest) -> FrozenForest {
+        *state
     }
 
-    /// The exact value of `position` and a move that keeps it.
-    pub fn solve(
-        &mut self,
-        position: &FrozenForest,
-        stop: &AtomicBool,
-    ) -> Result<Solved, Interrupted> {
-        let mut moves = Vec::new();
-        position.generate_moves(&mut moves);
-        if moves.is_empty() {
-            return Ok(Solved {
-                value: Value::Loss(0),
-                best: None,
-            });
-        }
-        // The score lies in `low ..= high`: first its sign, then bisection. No game
-        // lasts longer than two plies a tree, and two for the placements.
-        let longest = 2 * (position.trees().count_ones() as i32 + 1);
-        let (mut low, mut high) = if self.mover_wins(position, stop)? {
-            (WIN - longest, WIN - 1)
-        } else {
-            (-WIN, longest - WIN)
-        };
-        while low < high {
-            let middle = low + (high - low + 1) / 2;
-            log::debug!(
-                "frozen forest solve: score in {low}..={high} after {} nodes",
-                self.nodes
-            );
-            if self.search(position, middle - 1, middle, stop)? >= middle {
-                low = middle;
-            } else {
-                high = middle - 1;
-            }
-        }
-        let score = low;
-        let target = child(score);
-        let mut best = None;
-        for &mv in &moves {
-            let mut next = *position;
-            next.play(mv);
-            if self.search(&next, target - 1, target + 1, stop)? == target {
-                best = Some(mv);
-                break;
-            }
-        }
-        Ok(Solved {
-            value: Value::of_score_on(score, WIN),
-            best,
+    fn key(&self, position: &FrozenForest) -> Option<Key> {
+        key(position).map(|bits| Key {
+            bits: u128::from(bits),
+            frame: 0,
         })
     }
 
-    /// The score of `position` when it lies strictly between `alpha` and `beta`;
-    /// otherwise a bound beyond the edge of the window it crosses (fail-soft).
-    fn search(
+    fn expand(
         &mut self,
         position: &FrozenForest,
-        mut alpha: i32,
-        mut beta: i32,
-        stop: &AtomicBool,
-    ) -> Result<i32, Interrupted> {
-        let key = key(position).ok_or(Interrupted)?;
-        let (low, high) = self.probe(key).unwrap_or((-WIN, WIN));
-        if low >= beta || low == high {
-            return Ok(low);
+        _key: &Key,
+        _table_move: u16,
+        children: &mut Vec<Child<FrozenForest>>,
+    ) -> Expansion {
+        self.moves.clear();
+        position.generate_moves(&mut self.moves);
+        for &mv in &self.moves {
+            let mut child = *position;
+            child.play(mv);
+            children.push(Child {
+                position: child,
+                code: u16::from(mv.0),
+                order: child.count_moves() as u32,
+            });
         }
-        if high <= alpha {
-            return Ok(high);
-        }
-        alpha = alpha.max(low);
-        beta = beta.min(high);
-        self.nodes += 1;
-        if self.nodes > self.budget
-            || (self.nodes.is_multiple_of(STOP_INTERVAL)
-                && (stop.load(Ordering::Relaxed)
-                    || self.deadline.is_some_and(|end| Instant::now() >= end)))
-        {
-            return Err(Interrupted);
-        }
-        let children = children_by_replies(position);
-        let best = match children.first() {
-            None => -WIN,
+        children.sort_by_key(|c| c.order);
+        match children.first() {
+            None => Expansion::Known(Value::Loss(0), NO_MOVE),
             // The opponent is stuck after this move: a win in one, the best there is.
-            Some(&(0, _)) => WIN - 1,
-            Some(_) => {
-                let mut best = -WIN;
-                let mut floor = alpha;
-                for (_, next) in &children {
-                    let score = parent(self.search(next, child(beta), child(floor), stop)?);
-                    if score > best {
-                        best = score;
-                        if score > floor {
-                            floor = score;
-                            if floor >= beta {
-                                break;
-                            }
-                        }
-                    }
-                }
-                best
-            }
-        };
-        let trees = position.trees().count_ones() as u8;
-        if best <= alpha {
-            self.store(key, trees, -WIN, best);
-        } else if best >= beta {
-            self.store(key, trees, best, WIN);
-        } else {
-            self.store(key, trees, best, best);
+            Some(c) if c.order == 0 => Expansion::Known(Value::Win(1), c.code),
+            Some(_) => Expansion::Search {
+                floor: None,
+                ceiling: None,
+            },
         }
-        Ok(best)
+    }
+
+    /// The trees left: the larger subtrees are kept.
+    fn priority(&self, position: &FrozenForest, _spent: u64) -> u8 {
+        position.trees().count_ones() as u8 + 1
+    }
+
+    fn longest(&self, state: &FrozenForest) -> Option<u32> {
+        Some(2 * (state.trees().count_ones() + 1))
     }
 }
 

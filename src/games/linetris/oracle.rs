@@ -139,6 +139,7 @@ impl LinetrisOracle {
         Some(Solution {
             value,
             best: Some(best),
+            pv: vec![best],
             nodes: table.children(&pos).len() as u64 + 1,
         })
     }
@@ -265,6 +266,7 @@ impl LinetrisOracle {
         solution.map(|(value, best, nodes)| Solution {
             value,
             best: best.map(|col| Move(col as u8)),
+            pv: best.map(|col| Move(col as u8)).into_iter().collect(),
             nodes,
         })
     }
@@ -290,6 +292,7 @@ fn finished(state: &Linetris) -> Option<Solution<Move>> {
     state.outcome().map(|outcome| Solution {
         value: Value::of_outcome(outcome, state.side),
         best: None,
+        pv: Vec::new(),
         nodes: 0,
     })
 }

@@ -1,17 +1,17 @@
 //! Talpa's exact knowledge: on 4×4 boards, `go solve` asks the exact solver
 //! ([`super::solve`]), which proves any 4×4 position with its distance in well under a
-//! second (the start: 72,301 nodes), and on the clock plays every 4×4 position it proves
+//! second (the start: 74,627 nodes), and on the clock plays every 4×4 position it proves
 //! within half the move's time. Larger boards are left to the generic proving search:
 //! 6×6 from the start is out of the solver's reach in a `go solve`'s time. With the
 //! `Tablebase` option off the solver is neither made nor used.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::solve::Solver;
 use super::{Config, Talpa};
-use crate::search::{Oracle, Solution, Switch};
+use crate::search::exact::SolverCell;
+use crate::search::{Oracle, Solution};
 
 /// The board size the oracle solves.
 const SOLVED_SIZE: usize = 4;
@@ -22,22 +22,21 @@ const LOG2_ENTRIES: u32 = 16;
 #[derive(Default)]
 pub struct TalpaOracle {
     /// On 4×4 boards: the solver, made by [`Oracle::prepare`] or on first use and kept
-    /// (its table keeps what it learnt).
-    solver: Option<Mutex<Option<Solver>>>,
-    /// The `Tablebase` option.
-    switch: Switch,
+    /// (its table keeps what it learnt), with the `Tablebase` option.
+    solver: SolverCell<Solver>,
 }
 
 impl Oracle<Talpa> for TalpaOracle {
     fn new(config: &Config) -> Self {
         TalpaOracle {
-            solver: (config.size == SOLVED_SIZE).then(|| Mutex::new(None)),
-            switch: Switch::default(),
+            solver: SolverCell::new(config.size == SOLVED_SIZE, || {
+                Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()
+            }),
         }
     }
 
     fn set_options(&self, options: &crate::game::Params) {
-        self.switch.set_options(options);
+        self.solver.set_options(options);
     }
 
     fn solve(&self, state: &Talpa, stop: &AtomicBool) -> Option<Solution<super::Move>> {
@@ -56,10 +55,7 @@ impl Oracle<Talpa> for TalpaOracle {
 
     /// The solver is made before `readyok`, not on a move's clock.
     fn prepare(&self) {
-        if !self.switch.on() {
-            return;
-        }
-        let _ = self.solver();
+        self.solver.prepare();
     }
 
     fn wait(&self, _stop: &AtomicBool, _deadline: Option<Instant>) {
@@ -68,15 +64,6 @@ impl Oracle<Talpa> for TalpaOracle {
 }
 
 impl TalpaOracle {
-    /// The 4×4 solver, made if need be; `None` on other boards.
-    fn solver(&self) -> Option<MutexGuard<'_, Option<Solver>>> {
-        let mut slot = self.solver.as_ref()?.lock().ok()?;
-        if slot.is_none() {
-            *slot = Some(Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()?);
-        }
-        Some(slot)
-    }
-
     /// The solver's value of `state`, given up at `deadline` if any.
     fn solve_until(
         &self,
@@ -84,19 +71,9 @@ impl TalpaOracle {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Option<Solution<super::Move>> {
-        if state.size() != SOLVED_SIZE || !self.switch.on() {
+        if state.size() != SOLVED_SIZE {
             return None;
         }
-        let mut slot = self.solver()?;
-        let solver = slot.as_mut()?;
-        solver.set_deadline(deadline);
-        let solved = solver.solve(state, stop);
-        solver.set_deadline(None);
-        let solved = solved?;
-        Some(Solution {
-            value: solved.value,
-            best: solved.pv.first().copied(),
-            nodes: solved.nodes,
-        })
+        self.solver.solve_until(state, stop, deadline)
     }
 }
