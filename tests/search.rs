@@ -152,6 +152,40 @@ fn avoids_a_loss_in_two() {
     }
 }
 
+#[test]
+fn an_iteration_the_limit_cuts_plays_no_move_worse_than_the_last_best() {
+    // Black is won in 21 here, but c1e3 loses in 4 plies (white wins within 3 after
+    // it). Found by the agreement harness (issue 34): at these node counts, the root's
+    // table entry replaced, the iteration the limit cut searched c1e3 first and
+    // played it, reported as a mate against black; the last completed iteration's
+    // move is now searched first.
+    let text = "5/5/2b2/w1w2/2bbw b 8";
+    let naive = Naive::from_fen(text);
+    let losing = naive
+        .moves()
+        .into_iter()
+        .find(|&mv| Naive::move_text(mv) == "c1e3")
+        .expect("c1e3 is legal");
+    assert!(naive.play(losing).wins_within(3));
+    let root = fen(text);
+    for count in [650_000, 1_000_000] {
+        let result = search_with(
+            &mut Policy::standard(16, &()),
+            &root,
+            &[root.hash()],
+            nodes(count),
+        )
+        .0;
+        let best = result.best.expect("a move");
+        assert_ne!(root.format_move(best), "c1e3", "{count} nodes");
+        assert!(
+            !matches!(result.score, Score::Mate(n) if n < 0),
+            "{:?} claims a loss at {count} nodes",
+            result.score
+        );
+    }
+}
+
 /// What must repeat exactly: the move, the PV, the score, the node count, and every
 /// reported iteration except its time.
 fn fingerprint(result: &SearchResult<Move>, infos: &[Info<Move>]) -> String {

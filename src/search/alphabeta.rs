@@ -198,6 +198,10 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     overtaken: bool,
     /// The score of the best root move of the iteration under way (−∞ before one).
     root_score: i32,
+    /// The best move of this thread's last completed iteration: searched first at the
+    /// root whatever the table holds (its entry for the root may have been replaced),
+    /// so that the best move of an iteration the clock cuts is that move or beat it.
+    root_first: Option<G::Move>,
     /// A helper's nodes already added to `team_nodes`; the main thread's last reading
     /// of it.
     team_mark: u64,
@@ -252,6 +256,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             iteration_depth: 0,
             overtaken: false,
             root_score: -INFINITY,
+            root_first: None,
             team_mark: 0,
             stop: Arc::new(AtomicBool::new(false)),
             time_up: Arc::new(AtomicBool::new(false)),
@@ -446,9 +451,9 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                         (iteration, false)
                     }
                     None => {
-                        // A partial iteration searches the last best move first, and
-                        // takes another only on a full score: its PV's first move is the
-                        // best found so far.
+                        // A partial iteration searches the last best move first
+                        // (`root_first`), and takes another only on a full score: its
+                        // PV's first move is the best found so far.
                         let mut partial = None;
                         if !self.pv_table[0].is_empty() {
                             partial = Some((self.root_score, self.pv_table[0].clone()));
@@ -494,6 +499,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 completed = deeper;
             }
             self.adopt(&mut result, completed, report);
+            self.root_first = result.best;
             if result.proven.is_some() || single_reply || (weakened && exact) {
                 break;
             }
@@ -675,6 +681,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             }
             let exact = self.heuristic_leaves == leaves_before;
             let proven = self.proves(&limits, exact, score, depth);
+            self.root_first = self.pv_table[0].first().copied();
             self.team.publish(Iteration {
                 depth,
                 score,
@@ -721,6 +728,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.team_mark = 0;
         self.overtaken = false;
         self.iteration_depth = 0;
+        self.root_first = None;
         self.time_up = time_up;
         self.stop = stop;
         self.stopped = false;
@@ -914,6 +922,13 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                     return score;
                 }
             }
+        }
+
+        // The root searches the last completed iteration's best move first.
+        if ply == 0
+            && let Some(first) = self.root_first
+        {
+            tt_move = Some(first.code());
         }
 
         // A win on the spot (the game can tell without a search): exact.

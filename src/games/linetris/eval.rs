@@ -51,6 +51,64 @@ impl Evaluator<Linetris> for LinetrisEval {
     fn order_hint(&mut self, state: &Linetris, mv: Move) -> i32 {
         order_hint(state, mv)
     }
+
+    fn is_win_now(&self, score: i32) -> bool {
+        // Only a playable winning cell of the mover scores that much.
+        score == WIN_NEXT
+    }
+
+    fn win_now(&mut self, state: &Linetris) -> Option<Move> {
+        let geo = state.geometry();
+        let mask = state.occupied();
+        let cells =
+            geo.winning_cells(state.pieces(state.side_to_move()), mask) & geo.playable(mask);
+        (cells != 0).then(|| column_of(state, cells))
+    }
+
+    fn forced_replies(&mut self, state: &Linetris, moves: &mut Vec<Move>) -> bool {
+        let Some(threats) = threats_now(state) else {
+            return false;
+        };
+        moves.clear();
+        let mut cells = threats;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells ^= cell;
+            moves.push(column_of(state, cell));
+        }
+        // A move that fills the bottom row clears it and shifts every threat down.
+        let geo = state.geometry();
+        let mask = state.occupied();
+        let open_bottom = geo.bottom & !mask;
+        if state.rules().row_clear && open_bottom.count_ones() == 1 {
+            let clear = column_of(state, open_bottom);
+            if !moves.contains(&clear) {
+                moves.push(clear);
+            }
+        }
+        true
+    }
+
+    fn threatened(&mut self, state: &Linetris) -> bool {
+        threats_now(state).is_some()
+    }
+}
+
+/// The opponent's winning cells that are playable now, when the side to move must
+/// answer them: not when its move may end the game by the ply limit (a draw).
+fn threats_now(s: &Linetris) -> Option<u128> {
+    if s.plies() + 1 >= s.rules().limit {
+        return None;
+    }
+    let geo = s.geometry();
+    let mask = s.occupied();
+    let threats = geo.winning_cells(s.pieces(s.side_to_move().other()), mask) & geo.playable(mask);
+    (threats != 0).then_some(threats)
+}
+
+/// The column of the lowest set cell of `cells`.
+fn column_of(s: &Linetris, cells: u128) -> Move {
+    Move((cells.trailing_zeros() / (s.geometry().rows + 1)) as u8)
 }
 
 /// The side to move wins next move.
@@ -248,6 +306,76 @@ mod tests {
         assert!(order_hint(&s, Move(3)) > order_hint(&s, Move(2)));
         let s = fen("7/7/7/7/xxx4/ooo4 x 6", false);
         assert!(order_hint(&s, Move(3)) > order_hint(&s, Move(4)));
+    }
+
+    /// Whether the side to move of `s` can win at once.
+    fn wins_at_once(s: &Linetris) -> bool {
+        let mut moves = Vec::new();
+        s.generate_moves(&mut moves);
+        moves.iter().any(|&mv| {
+            let mut child = *s;
+            child.play(mv);
+            child.outcome() == Some(crate::game::Outcome::Win(s.side_to_move()))
+        })
+    }
+
+    #[test]
+    fn wins_now_and_forced_replies_agree_with_play() {
+        // Random games on both rule sets and two sizes: the win found is a win, none
+        // found means none exists, and every move left out of the forced replies lets
+        // the opponent win at once.
+        let mut rng = crate::rng::Xorshift::new(7);
+        let mut eval = LinetrisEval::default();
+        let mut checked = 0;
+        for (rows, cols, row_clear, max_plies) in [
+            (6, 7, true, 0),
+            (6, 7, false, 0),
+            (5, 5, true, 30),
+            (4, 6, true, 0),
+        ] {
+            let config = Config {
+                rows,
+                cols,
+                row_clear,
+                max_plies,
+            };
+            for _ in 0..300 {
+                let mut s = Linetris::empty(&config);
+                while s.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    match eval.win_now(&s) {
+                        Some(mv) => {
+                            let mut child = s;
+                            child.play(mv);
+                            assert_eq!(
+                                child.outcome(),
+                                Some(crate::game::Outcome::Win(s.side_to_move()))
+                            );
+                        }
+                        None => assert!(!wins_at_once(&s), "{}", s.fen()),
+                    }
+                    // Forced replies are only asked where no win is at hand.
+                    let mut forced = Vec::new();
+                    if eval.win_now(&s).is_none() && eval.forced_replies(&s, &mut forced) {
+                        assert!(eval.threatened(&s));
+                        for &mv in moves.iter().filter(|mv| !forced.contains(mv)) {
+                            let mut child = s;
+                            child.play(mv);
+                            assert!(
+                                child.outcome().is_none() && wins_at_once(&child),
+                                "{}",
+                                s.fen()
+                            );
+                            checked += 1;
+                        }
+                    }
+                    let mv = moves[rng.below(moves.len() as u64) as usize];
+                    s.play(mv);
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]

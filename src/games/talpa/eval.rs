@@ -144,6 +144,35 @@ impl Evaluator<Talpa> for TalpaEval {
     fn order_hint(&mut self, state: &Talpa, mv: Move) -> i32 {
         order_hint(state, mv)
     }
+
+    fn is_win_now(&self, score: i32) -> bool {
+        // Only a move that wins at once scores that much (see `evaluate_with`).
+        score == WIN_NOW
+    }
+}
+
+/// The score of a position whose side to move wins at once.
+pub const WIN_NOW: i32 = 5_000;
+
+/// A move with which the side to move wins at once, if any. Every move empties one
+/// square; no path existed before it, so a path after it runs through that square:
+/// the move wins when that square's empty region joins the mover's two edges and not
+/// the opponent's (a path of the opponent's would lose the mover the game).
+pub fn winning_move(position: &Talpa) -> Option<Move> {
+    let us = position.side_to_move();
+    let g = position.geometry();
+    let empty = position.empty();
+    let (own_a, own_b) = g.edges(us);
+    let (their_a, their_b) = g.edges(us.other());
+    let mut moves = Vec::new();
+    position.generate_moves(&mut moves);
+    moves.into_iter().find(|mv| {
+        let bit = 1u128 << mv.emptied();
+        let region = g.flood(bit, empty | bit);
+        region & own_a != 0
+            && region & own_b != 0
+            && (region & their_a == 0 || region & their_b == 0)
+    })
 }
 
 /// Evaluation from the side to move's point of view.
@@ -161,6 +190,10 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     let theirs = separation(position, them, cost).min(cap) as i32;
     let material =
         position.pieces(us).count_ones() as i32 - position.pieces(them).count_ones() as i32;
+    // One square from a path: a move may open it now (exact, `is_win_now`).
+    if ours == 1 && cost == 1 && position.outcome().is_none() && winning_move(position).is_some() {
+        return WIN_NOW;
+    }
     let mut score = params.separation * (theirs - ours) + params.material * material;
     if capture_phase {
         if params.touching != 0 {
@@ -180,13 +213,14 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
         if params.safe != 0 {
             let (our_safe, we_win) = safe_removals(position, us);
             if we_win {
-                return 5000;
+                return WIN_NOW;
             }
             let (their_safe, _) = safe_removals(position, them);
             score += params.safe * (our_safe as i32 - their_safe as i32);
         }
     }
-    score
+    // Below the exact win now, whatever the weights.
+    score.clamp(-(WIN_NOW - 1), WIN_NOW - 1)
 }
 
 /// Ordering hint: empty squares next to existing empty regions first (they grow the
@@ -200,4 +234,52 @@ pub fn order_hint(position: &Talpa, mv: Move) -> i32 {
     let (file, rank) = (square as i32 % size, square as i32 / size);
     let centre = -((2 * file - size + 1).abs() + (2 * rank - size + 1).abs());
     neighbours * 16 + centre
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Outcome;
+
+    #[test]
+    fn the_win_now_is_a_win_and_none_is_missed() {
+        // Random games on 4×4, 6×6 and 8×8: a winning move found wins at once, and
+        // where none is found no move wins at once.
+        let mut rng = crate::rng::Xorshift::new(11);
+        let mut eval = TalpaEval::default();
+        let mut wins = 0;
+        for size in [4, 6, 8] {
+            for _ in 0..200 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                while s.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    let us = s.side_to_move();
+                    let exists = moves.iter().any(|&mv| {
+                        let mut child = s;
+                        child.play(mv);
+                        child.outcome() == Some(Outcome::Win(us))
+                    });
+                    let found = (separation(&s, us, 1) == 1)
+                        .then(|| winning_move(&s))
+                        .flatten();
+                    match found {
+                        Some(mv) => {
+                            let mut child = s;
+                            child.play(mv);
+                            assert_eq!(child.outcome(), Some(Outcome::Win(us)));
+                            assert_eq!(eval.evaluate(&s), WIN_NOW);
+                            wins += 1;
+                        }
+                        None => {
+                            assert!(!exists);
+                            assert_ne!(eval.evaluate(&s), WIN_NOW);
+                        }
+                    }
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(wins > 50, "{wins}");
+    }
 }
