@@ -95,6 +95,16 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "a test of the suite already",
     ),
     (
+        "docs/solved.md",
+        "--option Trees=5 --fen",
+        "the Trees 5 demonstration: minutes of solving",
+    ),
+    (
+        "docs/solved.md",
+        "--seconds 60 --table 24",
+        "the deeper job lists and samples of Trees 6 and Talpa 6x6 jobs: minutes",
+    ),
+    (
         "docs/strength.md",
         "threads_speedup",
         "a timing measurement (minutes; the figures depend on the machine)",

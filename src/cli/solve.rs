@@ -13,11 +13,11 @@ use crate::solve::{Mode, SolveArgs, adapter, parse_shard};
     about = "Solve a position exactly, or a proof split into jobs for many machines",
     before_help = "Solves the start (or --fen) of a game with its exact solver and prints
 'FEN | value | best move | N nodes | S s'. With --split PLY, writes instead the
-distinct positions PLY plies from there (up to the board's symmetries, games over
-left out) as a job list;
-with --jobs FILE --shard K/N, solves jobs K, K+N, K+2N, ... of the list, one
-result line each; with --merge, makes the result files of all shards into a
-book and prints the start's value computed from the book alone (docs/solved.md).",
+distinct positions PLY plies from there (up to the board's symmetries, games
+over left out) as a job list; with --jobs FILE --shard K/N, solves jobs K, K+N,
+K+2N, ... of the list, one result line each; with --merge, makes the result
+files of all shards into a book and prints the root's value computed from the
+book alone (docs/solved.md, Proofs split into jobs).",
     help_template = super::SUBCOMMAND_HELP,
     override_usage = "tabuleiro solve --game NAME [--option Name=Value ...] [--table LOG2]
                        [--fen FEN] [--split PLY | --jobs FILE --shard K/N [--seconds S]
@@ -58,7 +58,7 @@ pub struct SolveFlags {
         help = "Write the list, results or book here (default: stdout)"
     )]
     pub out: Option<PathBuf>,
-    #[arg(long, value_name = "LOG2", default_value_t = 22, value_parser = table, help = "The solver's table: 2^LOG2 entries of 16 bytes (default 22: 64 MiB)")]
+    #[arg(long, value_name = "LOG2", default_value_t = 22, hide_default_value = true, value_parser = table, help = "The solver's table: 2^LOG2 entries of 16 bytes (default 22: 64 MiB)")]
     pub table: u32,
 }
 
