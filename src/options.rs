@@ -33,11 +33,6 @@ impl OptionKind {
         }
     }
 
-    /// The default as a number (a check's 1 or 0), as [`values_from_pairs`] gives them.
-    pub fn default_value(self) -> i64 {
-        self.default().as_i64()
-    }
-
     /// Reads a protocol value (`7`, `true`) for this kind of option.
     pub fn parse_value(self, text: &str) -> Result<OptionValue, OptionError> {
         match self {
@@ -356,14 +351,6 @@ pub fn config_of<G: Game>(params: &Params) -> Result<G::Config, String> {
     G::config(params).map_err(|why| format!("{}: {why}", G::NAME))
 }
 
-/// `G`'s option values as numbers in the order of [`Game::option_specs`] (a check's 1
-/// or 0), from pairs as [`params_from_pairs`] reads them: the form `arena::suite`
-/// compares with the defaults. New code reads a [`Params`] by name.
-pub fn values_from_pairs<G: Game>(pairs: &[(String, String)]) -> Result<Vec<i64>, String> {
-    let params = params_from_pairs::<G>(pairs)?;
-    Ok(params.iter().map(|(_, value)| value.as_i64()).collect())
-}
-
 /// Reads `Name=Value` (spaces around either part are dropped; neither may be empty).
 pub fn parse_pair(text: &str) -> Result<(String, String), String> {
     text.split_once('=')
@@ -408,7 +395,7 @@ mod tests {
         assert_eq!(check.parse_value("False"), Ok(OptionValue::Check(false)));
         assert!(check.parse_value("1").is_err());
         assert_eq!(OptionValue::Check(true).to_string(), "true");
-        assert_eq!(check.default_value(), 1);
+        assert_eq!(check.default(), OptionValue::Check(true));
     }
 
     #[test]
@@ -460,12 +447,6 @@ mod tests {
     #[test]
     fn defaults_without_pairs() {
         let none: &[(&str, &str)] = &[];
-        let values = values_from_pairs::<Linetris>(&[]).unwrap();
-        let defaults: Vec<i64> = Linetris::option_specs()
-            .iter()
-            .map(|s| s.kind.default_value())
-            .collect();
-        assert_eq!(values, defaults);
         assert!(params_from_pairs::<Linetris>(none).unwrap().is_default());
         let start = Neutreeko::start(&config_from_pairs::<Neutreeko>(none).unwrap());
         assert_eq!(

@@ -50,11 +50,7 @@ pub fn shipped(game: &str, game_options: &[(String, String)]) -> Option<&'static
     impl GameVisitor for Defaults<'_> {
         type Output = bool;
         fn visit<G: Strategy>(self) -> bool {
-            let defaults: Vec<i64> = G::option_specs()
-                .iter()
-                .map(|spec| spec.kind.default_value())
-                .collect();
-            options::values_from_pairs::<G>(self.0).is_ok_and(|values| values == defaults)
+            options::params_from_pairs::<G>(self.0).is_ok_and(|params| params.is_default())
         }
     }
     games::visit(game, Defaults(game_options))

@@ -304,10 +304,9 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 /// The canonical text of a game's options: every option `Name=value` in the game's
 /// order, comma-separated (`-` for none).
 pub fn options_text<G: Game>(pairs: &[(String, String)]) -> Result<String, String> {
-    let values = crate::options::values_from_pairs::<G>(pairs)?;
-    let text: Vec<String> = G::option_specs()
+    let params = crate::options::params_from_pairs::<G>(pairs)?;
+    let text: Vec<String> = params
         .iter()
-        .zip(values)
         .map(|(spec, value)| format!("{}={value}", spec.name))
         .collect();
     Ok(if text.is_empty() {
@@ -364,25 +363,6 @@ pub fn solve_one<G: Exact>(solver: &mut G::Solver, state: &G, seconds: Option<f6
     }
 }
 
-/// The value of a child for its parent: one ply further, the other side's view.
-fn parent_value(child: Value) -> Value {
-    match child {
-        Value::Win(n) => Value::Loss(n + 1),
-        Value::Loss(n) => Value::Win(n + 1),
-        Value::Draw(n) => Value::Draw(n + 1),
-    }
-}
-
-/// Orders values for the side to move: wins (faster better) over draws over losses
-/// (slower better).
-fn rank(value: Value) -> (i32, i64) {
-    match value {
-        Value::Win(n) => (2, -i64::from(n)),
-        Value::Draw(_) => (1, 0),
-        Value::Loss(n) => (0, i64::from(n)),
-    }
-}
-
 /// The value of `state`, `depth` plies from the start, from the book of ply `ply`
 /// alone (minimax down to it; `memo` by canonical key); `None` when a position the
 /// minimax needs is missing.
@@ -411,8 +391,8 @@ fn value_from_book<G: Game>(
         child.play(mv);
         match value_from_book(&child, depth + 1, book, memo) {
             Some(v) => {
-                let v = parent_value(v);
-                if best.is_none_or(|b| rank(v) > rank(b)) {
+                let v = v.parent();
+                if best.is_none_or(|b| v.score() > b.score()) {
                     best = Some(v);
                 }
             }
