@@ -1,8 +1,7 @@
 //! The exact solvers `tabuleiro solve` uses, behind one small trait: Talpa's
-//! (`games/talpa/solve.rs`) and Frozen Forest's (`games/frozenforest/solve.rs`), as
-//! they are called today. The one place of this command that names a game's solver:
-//! when the games move onto the shared solver of `search/exact/`, only this file
-//! changes.
+//! (`games/talpa/solve.rs`) and Frozen Forest's (`games/frozenforest/solve.rs`), both
+//! the shared solver of `search/exact/` over the game's rules. The one place of this
+//! command that names a game's solver.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -12,6 +11,7 @@ use crate::games::frozenforest::FrozenForest;
 use crate::games::frozenforest::solve::Prover;
 use crate::games::talpa::Talpa;
 use crate::games::talpa::solve::Solver as TalpaSolver;
+use crate::search::exact;
 
 /// The games `solve` takes.
 pub const GAMES: &[&str] = &["talpa", "frozenforest"];
@@ -54,16 +54,7 @@ impl Exact for Talpa {
         state: &Talpa,
         deadline: Option<Instant>,
     ) -> Solved<Self::Move> {
-        let never = AtomicBool::new(false);
-        let before = solver.nodes();
-        solver.set_deadline(deadline);
-        let solved = solver.solve(state, &never).ok();
-        solver.set_deadline(None);
-        Solved {
-            value: solved.as_ref().map(|s| s.value),
-            best: solved.and_then(|s| s.best),
-            nodes: solver.nodes() - before,
-        }
+        solve_with(solver, state, deadline)
     }
 }
 
@@ -80,16 +71,25 @@ impl Exact for FrozenForest {
         state: &FrozenForest,
         deadline: Option<Instant>,
     ) -> Solved<Self::Move> {
-        let never = AtomicBool::new(false);
-        let before = solver.nodes();
-        solver.set_deadline(deadline);
-        let solved = solver.solve(state, &never).ok();
-        solver.set_deadline(None);
-        Solved {
-            value: solved.as_ref().map(|s| s.value),
-            best: solved.and_then(|s| s.best),
-            nodes: solver.nodes() - before,
-        }
+        solve_with(solver, state, deadline)
+    }
+}
+
+/// One solve by the shared solver of `search/exact/`, within `deadline`.
+fn solve_with<R: exact::Exact>(
+    solver: &mut exact::Solver<R>,
+    state: &R::Game,
+    deadline: Option<Instant>,
+) -> Solved<<R::Game as Game>::Move> {
+    let never = AtomicBool::new(false);
+    let before = solver.nodes();
+    solver.set_deadline(deadline);
+    let solved = solver.solve(state, &never).ok();
+    solver.set_deadline(None);
+    Solved {
+        value: solved.as_ref().map(|s| s.value),
+        best: solved.and_then(|s| s.best),
+        nodes: solver.nodes() - before,
     }
 }
 
