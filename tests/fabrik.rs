@@ -578,6 +578,25 @@ fn win_now_agrees_with_playing_every_move() {
     assert!(yes > 50 && no > 500, "yes {yes}, no {no}");
 }
 
+/// Every move after which the opponent has no win now, found by playing them all: the
+/// moves, as text, sorted.
+fn holding_moves(state: &Fabrik) -> Vec<String> {
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    let mut holding: Vec<_> = moves
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            let mut child = *state;
+            child.play(mv);
+            !wins_at_once(&child)
+        })
+        .map(|mv| state.format_move(mv))
+        .collect();
+    holding.sort();
+    holding
+}
+
 #[test]
 fn answers_are_exactly_the_moves_that_stop_an_immediate_win() {
     use tabuleiro::games::fabrik::threats::{answers, line_threats, win_now};
@@ -599,19 +618,7 @@ fn answers_are_exactly_the_moves_that_stop_an_immediate_win() {
             return;
         }
         threatened += 1;
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
-        let mut expected: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|&mv| {
-                let mut child = *state;
-                child.play(mv);
-                !wins_at_once(&child)
-            })
-            .map(|mv| state.format_move(mv))
-            .collect();
-        expected.sort();
+        let expected = holding_moves(state);
         let mut got: Vec<_> = computed.iter().map(|&mv| state.format_move(mv)).collect();
         got.sort();
         assert_eq!(got, expected, "{}", state.fen());
@@ -633,20 +640,9 @@ fn walling_in_threats_and_their_answers_agree_with_playing_every_move() {
         if win_now(state).is_some() {
             return;
         }
-        // Every move after which the opponent has no win now, by playing them all.
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
-        let mut expected: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|&mv| {
-                let mut child = *state;
-                child.play(mv);
-                !wins_at_once(&child)
-            })
-            .map(|mv| state.format_move(mv))
-            .collect();
-        expected.sort();
+        let expected = holding_moves(state);
         let mut computed = Vec::new();
         assert!(any_answers(state, &mut computed, usize::MAX));
         let mut got: Vec<_> = computed.iter().map(|&mv| state.format_move(mv)).collect();
