@@ -70,13 +70,10 @@ impl Score {
     }
 }
 
-/// The internal score of a proven value, seen from `ply` plies below the root.
+/// The internal score of a proven value, seen from `ply` plies below the root: the
+/// exact layer's score on the scale of a mate at that ply.
 pub fn value_to_score(value: Value, ply: usize) -> i32 {
-    match value {
-        Value::Win(n) => MATE - ply as i32 - n as i32,
-        Value::Loss(n) => -(MATE - ply as i32 - n as i32),
-        Value::Draw(_) => 0,
-    }
+    value.score_on(MATE - ply as i32)
 }
 
 /// What one iteration (or a final summary) found, for `info` lines.
