@@ -17,11 +17,12 @@ distinct positions PLY plies from there (up to the board's symmetries, games
 over left out) as a job list; with --jobs FILE --shard K/N, solves jobs K, K+N,
 K+2N, ... of the list, one result line each; with --merge, makes the result
 files of all shards into a book and prints the root's value computed from the
-book alone (docs/solved.md, Proofs split into jobs).",
+book alone (docs/solved.md, Proofs split into jobs). With --book FILE, a direct
+solve or a shard consults that book (made by --merge for the same options).",
     help_template = super::SUBCOMMAND_HELP,
     override_usage = "tabuleiro solve --game NAME [--option Name=Value ...] [--table LOG2]
                        [--fen FEN] [--split PLY | --jobs FILE --shard K/N [--seconds S]
-                        | --merge FILE...] [--out FILE]",
+                        | --merge FILE...] [--book FILE] [--out FILE]",
     group(ArgGroup::new("mode").args(["split", "jobs", "merge"]).multiple(false)),
     args_override_self = true
 )]
@@ -58,6 +59,8 @@ pub struct SolveFlags {
         help = "Write the list, results or book here (default: stdout)"
     )]
     pub out: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["split", "merge"], help = "Consult this book (of the same game and options) while solving")]
+    pub book: Option<PathBuf>,
     #[arg(long, value_name = "LOG2", default_value_t = 22, hide_default_value = true, value_parser = table, help = "The solver's table: 2^LOG2 entries of 16 bytes (default 22: 64 MiB)")]
     pub table: u32,
 }
@@ -104,6 +107,7 @@ impl SolveFlags {
             mode,
             out: self.out,
             table: self.table,
+            book: self.book,
         })
     }
 }
@@ -141,6 +145,10 @@ mod tests {
         assert!(flags(&["--shard", "0/2", "--jobs", "j"]).is_err());
         assert!(flags(&["--split", "x"]).is_err());
         assert!(flags(&["--table", "99"]).is_err());
+        let args = flags(&["--book", "b"]).and_then(|f| f.resolve(Some("talpa")));
+        assert_eq!(args.map(|a| a.book), Ok(Some("b".into())));
+        assert!(flags(&["--book", "b", "--split", "2"]).is_err());
+        assert!(flags(&["--book", "b", "--merge", "a"]).is_err());
         assert!(flags(&[]).and_then(|f| f.resolve(None)).is_err());
     }
 }

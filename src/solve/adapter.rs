@@ -3,9 +3,11 @@
 //! the shared solver of `search/exact/` over the game's rules. The one place of this
 //! command that names a game's solver.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::book::game::{Consult, GameBook};
 use crate::game::{Game, Value};
 use crate::games::frozenforest::FrozenForest;
 use crate::games::frozenforest::solve::Prover;
@@ -40,6 +42,15 @@ pub trait Exact: Game + Clone {
         state: &Self,
         deadline: Option<Instant>,
     ) -> Solved<Self::Move>;
+    /// Makes the solver consult `book` (an error, naming both, for a book of another
+    /// game or options).
+    fn set_book(
+        solver: &mut Self::Solver,
+        config: &Self::Config,
+        book: Arc<GameBook>,
+    ) -> Result<(), String>;
+    /// The book the solver consults, with its hits and misses so far.
+    fn book(solver: &Self::Solver) -> Option<&Consult>;
 }
 
 impl Exact for Talpa {
@@ -55,6 +66,18 @@ impl Exact for Talpa {
         deadline: Option<Instant>,
     ) -> Solved<Self::Move> {
         solve_with(solver, state, deadline)
+    }
+
+    fn set_book(
+        solver: &mut TalpaSolver,
+        _config: &Self::Config,
+        book: Arc<GameBook>,
+    ) -> Result<(), String> {
+        solver.set_book(Some(book))
+    }
+
+    fn book(solver: &TalpaSolver) -> Option<&Consult> {
+        solver.book()
     }
 }
 
@@ -72,6 +95,18 @@ impl Exact for FrozenForest {
         deadline: Option<Instant>,
     ) -> Solved<Self::Move> {
         solve_with(solver, state, deadline)
+    }
+
+    fn set_book(
+        solver: &mut Prover,
+        config: &Self::Config,
+        book: Arc<GameBook>,
+    ) -> Result<(), String> {
+        solver.set_book(config, Some(book))
+    }
+
+    fn book(solver: &Prover) -> Option<&Consult> {
+        solver.book()
     }
 }
 

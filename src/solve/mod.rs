@@ -32,6 +32,7 @@ pub mod adapter;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::arena::suite::canonical_key;
@@ -75,6 +76,8 @@ pub struct SolveArgs {
     pub out: Option<PathBuf>,
     /// The solver's table: 2^`table` entries.
     pub table: u32,
+    /// A book the solver consults (direct and shard modes).
+    pub book: Option<PathBuf>,
 }
 
 /// The header of a job list or results file: game, options (canonical text), ply,
@@ -301,19 +304,10 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-/// The canonical text of a game's options: every option `Name=value` in the game's
-/// order, comma-separated (`-` for none).
+/// The canonical text of a game's options ([`crate::book::game::options_text`]).
 pub fn options_text<G: Game>(pairs: &[(String, String)]) -> Result<String, String> {
     let params = crate::options::params_from_pairs::<G>(pairs)?;
-    let text: Vec<String> = params
-        .iter()
-        .map(|(spec, value)| format!("{}={value}", spec.name))
-        .collect();
-    Ok(if text.is_empty() {
-        "-".to_string()
-    } else {
-        text.join(",")
-    })
+    Ok(crate::book::game::options_text(&params))
 }
 
 /// The distinct positions `ply` plies from `start`, up to symmetry, with games over
@@ -363,8 +357,7 @@ pub fn solve_one<G: Exact>(solver: &mut G::Solver, state: &G, seconds: Option<f6
     }
 }
 
-/// The value of `state`, `depth` plies from the start, from the book of ply `ply`
-/// alone (minimax down to it; `memo` by canonical key); `None` when a position the
+/// The value of `state`, of ply count `depth`, from the book of ply `ply` alone (minimax down to it; `memo` by canonical key); `None` when a position the
 /// minimax needs is missing.
 fn value_from_book<G: Game>(
     state: &G,
@@ -404,17 +397,20 @@ fn value_from_book<G: Game>(
     value
 }
 
-/// The value of `root` from `book`, whose ply counts from `root` (see
-/// [`value_from_book`]).
+/// The value of `root` from `book` (see [`value_from_book`]; the plies count from the
+/// root's ply count, as the book's do).
 pub fn root_value<G: Game>(root: &G, book: &GameBook) -> Option<Value> {
-    value_from_book(root, 0, book, &mut BTreeMap::new())
+    value_from_book(root, root.plies(), book, &mut BTreeMap::new())
 }
 
 /// Merges result files (read) of one job list into a book: the same header and list
 /// size everywhere, every job solved once (the same value if twice), every one of the
-/// list's positions present.
+/// list's positions present. The book's ply is its positions' ply count: the list's
+/// plies after the root's.
 pub fn merge<G: Game>(config: &G::Config, files: &[Results]) -> Result<GameBook, String> {
     let first = files.first().ok_or("no results to merge")?;
+    let root = &first.header.root;
+    let root = G::from_fen(config, root).map_err(|e| format!("root {root}: {e}"))?;
     let mut values: BTreeMap<u128, (Value, String)> = BTreeMap::new();
     for file in files {
         if file.header != first.header || file.jobs != first.jobs {
@@ -452,7 +448,7 @@ pub fn merge<G: Game>(config: &G::Config, files: &[Results]) -> Result<GameBook,
     GameBook::new(
         &first.header.game,
         &first.header.options,
-        first.header.ply,
+        root.plies() + first.header.ply,
         values.into_iter().map(|(key, (value, _))| (key, value)),
     )
 }
@@ -537,10 +533,37 @@ impl ExactVisitor for Run {
                 ))
             }
         };
+        // The solver, consulting the book if one is given (refused for other options).
+        let solver = || -> Result<G::Solver, String> {
+            let mut solver = G::solver(&config, args.table)?;
+            if let Some(path) = &args.book {
+                let book = GameBook::load(path)?;
+                G::set_book(&mut solver, &config, Arc::new(book))
+                    .map_err(|why| format!("{}: {why}", path.display()))?;
+            }
+            Ok(solver)
+        };
+        let report = |solver: &G::Solver| {
+            if let Some(book) = G::book(solver) {
+                eprintln!(
+                    "book of {} {} ply {} ({} positions): {} hits, {} misses",
+                    book.book().game,
+                    book.book().options,
+                    book.ply(),
+                    book.book().len(),
+                    book.hits,
+                    book.misses
+                );
+            }
+        };
+        if args.book.is_some() && matches!(args.mode, Mode::Split(_) | Mode::Merge(_)) {
+            return Err("--book is for a direct solve or a shard".to_string());
+        }
         match args.mode {
             Mode::Direct => {
-                let mut solver = G::solver(&config, args.table)?;
+                let mut solver = solver()?;
                 let result = solve_one(&mut solver, &root, None);
+                report(&solver);
                 emit(&args.out, &format!("{}\n", result.line()))
             }
             Mode::Split(ply) => {
@@ -603,7 +626,7 @@ impl ExactVisitor for Run {
                 if !earlier.is_empty() {
                     eprintln!("shard {k}/{n}: {} jobs solved before", earlier.len());
                 }
-                let mut solver = G::solver(&config, args.table)?;
+                let mut solver = solver()?;
                 let started = Instant::now();
                 for index in list.shard(k, n) {
                     let fen = &list.fens[index];
@@ -624,6 +647,7 @@ impl ExactVisitor for Run {
                     results.results.len(),
                     each
                 );
+                report(&solver);
                 Ok(())
             }
             Mode::Merge(files) => {

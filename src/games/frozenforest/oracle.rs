@@ -3,14 +3,16 @@
 //! them with its distance (Trees 4 from the start: about 1.2 million nodes, under a
 //! second here). Trees 5 from the start takes the solver most of an hour, so its first
 //! two plies answer from a table the solver made ([`TREES_5_START`]); later positions
-//! are the solver's again (seconds to minutes). Larger forests are left to the generic
+//! are the solver's again (seconds to minutes). The solver consults the built-in book
+//! of the forest, if there is one ([`crate::book::game::EMBEDDED`]). Larger forests are left to the generic
 //! proving search. With the `Tablebase` option off the solver is neither made nor used.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::solve::Prover;
+use super::solve::{Prover, book_options};
 use super::{Config, FrozenForest, Move};
+use crate::book::game::embedded;
 use crate::game::{Game, Value};
 use crate::search::exact::SolverCell;
 use crate::search::{Oracle, Solution};
@@ -94,10 +96,16 @@ pub struct FrozenForestOracle {
 
 impl Oracle<FrozenForest> for FrozenForestOracle {
     fn new(config: &Config) -> Self {
+        let config = *config;
         FrozenForestOracle {
             // A table the system refuses is no prover: positions are searched.
-            prover: SolverCell::new(config.trees <= SOLVED_TREES, || {
-                Prover::try_new(u64::MAX, TABLE_LOG2)
+            prover: SolverCell::new(config.trees <= SOLVED_TREES, move || {
+                let mut prover = Prover::try_new(u64::MAX, TABLE_LOG2)?;
+                let book = embedded(FrozenForest::NAME, &book_options(&config));
+                if book.is_some() && prover.set_book(&config, book).is_err() {
+                    log::warn!("the built-in book of {config:?} is not of its forest");
+                }
+                Some(prover)
             }),
         }
     }

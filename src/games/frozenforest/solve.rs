@@ -13,15 +13,20 @@
 //!   7), both cells and the side to move, in 64 bits. In the table a new position
 //!   replaces the entry with the fewest trees (the smallest subtree, the cheapest to
 //!   search again).
+//! - A book ([`crate::book::game`]) is looked up only at its ply, which a position
+//!   tells by the trees eaten (one a ply of Yuki's, placement included) and the side
+//!   to move.
 //!
 //! The solver takes forests up to Trees 7 ([`MAX_TREES`]); it is fast on small ones
 //! (docs/solved.md has the figures of Trees 4, 5 and 6).
 
 use super::sight::SIZE;
-use super::{FrozenForest, Move};
-use crate::game::{Game, Value};
+use super::{Config, FrozenForest, Move, NONE};
+use crate::book::game::{Consult, GameBook};
+use crate::game::{Game, Player, Value};
 use crate::search::exact::bound::NO_MOVE;
 use crate::search::exact::{self, Child, Exact, Expansion, Key};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::search::exact::Interrupted;
@@ -33,6 +38,20 @@ pub const MAX_TREES: u8 = 7;
 #[derive(Clone, Debug, Default)]
 pub struct Rules {
     moves: Vec<Move>,
+    /// A book of positions of one ply, consulted at that ply.
+    book: Option<Consult>,
+}
+
+/// The options of a forest of `config` as a book's header writes them.
+pub fn book_options(config: &Config) -> String {
+    format!("Trees={}", config.trees)
+}
+
+/// The ply count of `position` from its start, read off the board: Yuki eats a tree a
+/// ply of his (his placement included), and the sides alternate.
+pub fn plies_from_start(position: &FrozenForest) -> u32 {
+    let eaten = position.trees_eaten();
+    2 * eaten - u32::from(eaten > 0 && position.side_to_move() == Player::P2)
 }
 
 /// Frozen Forest's solver: the layer's, over [`Rules`].
@@ -58,6 +77,24 @@ impl Prover {
         let mut prover = Self::with_game(Rules::default(), log2_entries)?;
         prover.set_budget(budget);
         Some(prover)
+    }
+
+    /// Consults `book` from now on (`None`: no book) for forests of `config`; an error,
+    /// and the book of before kept, for a book of another game or forest. The table is
+    /// emptied: what it holds was proven without the book (right, but the node counts
+    /// of a solve would depend on it).
+    pub fn set_book(&mut self, config: &Config, book: Option<Arc<GameBook>>) -> Result<(), String> {
+        if let Some(book) = &book {
+            book.check_for(FrozenForest::NAME, &book_options(config))?;
+        }
+        self.game_mut().book = book.map(Consult::new);
+        self.clear();
+        Ok(())
+    }
+
+    /// The book consulted, with its hits and misses.
+    pub fn book(&self) -> Option<&Consult> {
+        self.game().book.as_ref()
     }
 
     /// Whether the side to move wins `position` under best play.
@@ -118,6 +155,26 @@ impl Exact for Rules {
     /// The trees left: the larger subtrees are kept.
     fn priority(&self, position: &FrozenForest, _spent: u64) -> u8 {
         position.trees().count_ones() as u8 + 1
+    }
+
+    /// The book's value, at the book's ply only (its forest is the book's: a forest
+    /// of another size has other keys and is never found).
+    fn known(&mut self, position: &FrozenForest) -> Option<Value> {
+        let book = self.book.as_mut()?;
+        let ply = plies_from_start(position);
+        if ply != book.ply() {
+            return None;
+        }
+        let cell = |c: Option<usize>| c.map_or(NONE, |c| c as u8);
+        let state = FrozenForest::from_parts(
+            position.options(),
+            position.trees(),
+            cell(position.yuki()),
+            cell(position.mina()),
+            position.side_to_move(),
+            ply,
+        );
+        book.value_of(&state)
     }
 
     fn longest(&self, state: &FrozenForest) -> Option<u32> {

@@ -3,13 +3,17 @@
 //! second (the start: 74,627 nodes), and on the clock plays every 4×4 position it proves
 //! within half the move's time. Larger boards are left to the generic proving search:
 //! 6×6 from the start is out of the solver's reach in a `go solve`'s time. With the
-//! `Tablebase` option off the solver is neither made nor used.
+//! `Tablebase` option off the solver is neither made nor used. The solver consults a
+//! built-in 4×4 book if there is one ([`crate::book::game::EMBEDDED`]; none is: the
+//! solver needs none).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::solve::Solver;
+use super::solve::{Solver, book_options};
 use super::{Config, Talpa};
+use crate::book::game::embedded;
+use crate::game::Game;
 use crate::search::exact::SolverCell;
 use crate::search::{Oracle, Solution};
 
@@ -30,7 +34,14 @@ impl Oracle<Talpa> for TalpaOracle {
     fn new(config: &Config) -> Self {
         TalpaOracle {
             solver: SolverCell::new(config.size == SOLVED_SIZE, || {
-                Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()
+                let mut solver = Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()?;
+                let book = embedded(Talpa::NAME, &book_options(SOLVED_SIZE));
+                if book.is_some() && solver.set_book(book).is_err() {
+                    log::warn!(
+                        "the built-in book of Talpa {SOLVED_SIZE}x{SOLVED_SIZE} is not of its board"
+                    );
+                }
+                Some(solver)
             }),
         }
     }

@@ -25,6 +25,7 @@
 //! | `bound`   | yes   | yes           |          |           |
 //! | `negamax` | yes   | yes           |          |           |
 //! | `dfpn`    | yes (`talpa_solve --pn`) |  |     |           |
+//! | `known` (books) | yes | yes (built-in Trees 4) |  |      |
 //! | `oracle`  | yes   | yes           |          |           |
 //! | `byte`    |       |               | yes (retrograde tables, cache) | yes |
 //! | `counts`  |       |               | yes      | yes       |

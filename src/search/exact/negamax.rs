@@ -93,7 +93,11 @@ pub trait Exact {
     /// The `index`-th child of a node refuted it (history heuristic).
     fn cutoff(&mut self, _child: &Child<Self::Position>, _index: usize) {}
 
-    /// The value of a position a book or table knows, or `None`.
+    /// The value of a position a book or table knows, or `None`. It must be exact,
+    /// distance included: the solver stores it as an exact bound, and every window
+    /// and bisection step above it reads it as the value of a search would be. Called
+    /// at every node the table does not settle, so it must be cheap where it knows
+    /// nothing (a book looks up only positions of its ply).
     fn known(&mut self, _position: &Self::Position) -> Option<Value> {
         None
     }

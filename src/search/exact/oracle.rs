@@ -15,7 +15,7 @@ pub struct SolverCell<S> {
     /// The solver, made by [`SolverCell::prepare`] or on first use; `None` outside.
     slot: Option<Mutex<Option<S>>>,
     /// How to make it (`None`: the system refused its memory).
-    make: fn() -> Option<S>,
+    make: Box<dyn Fn() -> Option<S> + Send + Sync>,
     /// The `Tablebase` option.
     switch: Switch,
 }
@@ -25,7 +25,7 @@ impl<S> Default for SolverCell<S> {
     fn default() -> Self {
         SolverCell {
             slot: None,
-            make: || None,
+            make: Box::new(|| None),
             switch: Switch::default(),
         }
     }
@@ -34,10 +34,10 @@ impl<S> Default for SolverCell<S> {
 impl<S> SolverCell<S> {
     /// A cell that makes its solver with `make` when `active` (the configuration is one
     /// it solves), else solves nothing.
-    pub fn new(active: bool, make: fn() -> Option<S>) -> Self {
+    pub fn new(active: bool, make: impl Fn() -> Option<S> + Send + Sync + 'static) -> Self {
         SolverCell {
             slot: active.then(|| Mutex::new(None)),
-            make,
+            make: Box::new(make),
             switch: Switch::default(),
         }
     }
