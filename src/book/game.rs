@@ -9,7 +9,7 @@
 //! ```
 //!
 //! - The key of a position is the FNV-1a 128-bit hash of its canonical FEN: the least
-//!   of its FENs under the game's symmetries ([`crate::arena::suite::canonical_key`]),
+//!   of its FENs under the game's symmetries ([`crate::game::symmetry::canonical_key`]),
 //!   so every image of a position finds its entry, whatever the game's own encoding.
 //! - The value, for the side to move: `+n` a win in `n` plies, `-n` a loss in `n`
 //!   plies, `0` a draw (its plies are not kept). Positions where the game is over are
@@ -77,7 +77,7 @@ pub fn decode(number: i64) -> Option<Value> {
 
 /// The key of a position in a book: the hash of its canonical FEN.
 pub fn key_of<G: Game>(state: &G) -> u128 {
-    fnv1a128(crate::arena::suite::canonical_key(state).as_bytes())
+    fnv1a128(crate::game::symmetry::canonical_key(state).as_bytes())
 }
 
 impl GameBook {

@@ -12,6 +12,7 @@
 pub mod grid;
 pub mod look;
 pub mod notation;
+pub mod symmetry;
 
 use std::fmt;
 

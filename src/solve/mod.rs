@@ -1,6 +1,6 @@
 //! Proofs split into jobs, for many machines (`tabuleiro solve`, docs/solved.md):
 //! - **split**: the distinct positions `ply` plies from the start, up to the board's
-//!   symmetries ([`crate::arena::suite::canonical_key`]) and with games already over
+//!   symmetries ([`crate::game::symmetry::canonical_key`]) and with games already over
 //!   left out, as a job list: a header, then one FEN a line;
 //! - **shard** `K/N`: solves the jobs `K, K + N, K + 2N, …` of a list (so every shard
 //!   gets early and late ones alike, and shard 1 of N is an even sample of the whole)
@@ -35,8 +35,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::arena::suite::canonical_key;
 use crate::book::game::{GameBook, key_of};
+use crate::game::symmetry::canonical_key;
 use crate::game::{Game, Value};
 use adapter::{Exact, ExactVisitor};
 
