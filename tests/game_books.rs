@@ -23,7 +23,7 @@ use tabuleiro::games::talpa::Talpa;
 use tabuleiro::games::talpa::solve::Solver as TalpaSolver;
 use tabuleiro::options::{config_from_pairs, params_from_pairs};
 use tabuleiro::solve::adapter::Exact;
-use tabuleiro::solve::{Header, Jobs, Results, merge, solve_one, split};
+use tabuleiro::solve::{Header, Results, merge, solve_one, split};
 
 /// A scratch directory of its own for `name`.
 fn scratch(name: &str) -> PathBuf {
@@ -194,28 +194,20 @@ fn a_merged_frozen_forest_book_gives_the_direct_values_in_fewer_nodes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_book_from_a_later_root_holds_its_positions_ply_count() {
-    // The book's ply is the ply count of its positions (which their keys hash), so a
-    // solver finds them whatever root the split started from.
-    let config = config_from_pairs::<FrozenForest>(&[("Trees", "4")]).expect("Trees 4");
-    let mut root = FrozenForest::start(&config);
-    root.play(root.parse_move("e5").expect("a placement"));
-    let (positions, _) = split(&root, 2);
-    let header = Header {
-        game: "frozenforest".to_string(),
-        options: "Trees=4".to_string(),
-        ply: 2,
-        root: root.fen(),
-    };
-    let jobs = Jobs {
-        header: header.clone(),
-        fens: positions.iter().map(Game::fen).collect(),
-    };
-    let mut solver = Prover::try_new(u64::MAX, 18).expect("a prover");
+/// The book of the Trees 4 positions `ply` plies from `root` (solved in one shard,
+/// merged in the library), with those positions.
+fn trees_4_book(root: &FrozenForest, ply: u32) -> (GameBook, Vec<FrozenForest>) {
+    let config = root.options();
+    let (positions, _) = split(root, ply);
+    let mut solver = Prover::try_new(u64::MAX, 20).expect("a prover");
     let results = Results {
-        header,
-        jobs: jobs.fens.len(),
+        header: Header {
+            game: "frozenforest".to_string(),
+            options: "Trees=4".to_string(),
+            ply,
+            root: root.fen(),
+        },
+        jobs: positions.len(),
         shard: (1, 1),
         results: positions
             .iter()
@@ -223,8 +215,20 @@ fn a_book_from_a_later_root_holds_its_positions_ply_count() {
             .collect(),
     };
     let book = merge::<FrozenForest>(&config, &[results]).expect("a merge");
+    (book, positions)
+}
+
+#[test]
+fn a_book_from_a_later_root_holds_its_positions_ply_count() {
+    // The book's ply is the ply count of its positions (which their keys hash), so a
+    // solver finds them whatever root the split started from.
+    let config = config_from_pairs::<FrozenForest>(&[("Trees", "4")]).expect("Trees 4");
+    let mut root = FrozenForest::start(&config);
+    root.play(root.parse_move("e5").expect("a placement"));
+    let (book, positions) = trees_4_book(&root, 2);
     assert_eq!(book.ply, 3);
     assert!(positions.iter().all(|p| plies_from_start(p) == 3));
+    let mut solver = Prover::try_new(u64::MAX, 18).expect("a prover");
     let plain = FrozenForest::solve(&mut solver, &root, None);
     let mut prover = Prover::try_new(u64::MAX, 18).expect("a prover");
     prover
@@ -313,24 +317,7 @@ fn the_built_in_trees_4_book_is_a_merge_of_its_jobs() {
         game::options_text(&params_from_pairs::<Talpa>(&[("Size", "4")]).expect("ok"))
     );
     let built_in = embedded("frozenforest", &options).expect("the built-in Trees 4 book");
-    let start = FrozenForest::start(&config);
-    let (positions, _) = split(&start, built_in.ply);
-    let mut solver = Prover::try_new(u64::MAX, 20).expect("a prover");
-    let results = Results {
-        header: Header {
-            game: "frozenforest".to_string(),
-            options,
-            ply: built_in.ply,
-            root: start.fen(),
-        },
-        jobs: positions.len(),
-        shard: (1, 1),
-        results: positions
-            .iter()
-            .map(|p| solve_one::<FrozenForest>(&mut solver, p, None))
-            .collect(),
-    };
-    let made = merge::<FrozenForest>(&config, &[results]).expect("a merge");
+    let (made, _) = trees_4_book(&FrozenForest::start(&config), built_in.ply);
     assert_eq!(made.to_text(), built_in.to_text());
     assert_eq!(game::EMBEDDED.len(), 1);
 }
