@@ -33,6 +33,12 @@ pub trait Strategy: Game {
     /// ([`super::time::budget_for`]). Shorter games spend more of the clock a move.
     const MOVES_TO_GO: u64 = super::time::DEFAULT_MOVES_TO_GO;
 
+    /// [`Self::MOVES_TO_GO`] in this position: a game whose length is told by how far
+    /// it has come may say fewer as it goes on.
+    fn moves_to_go(&self) -> u64 {
+        Self::MOVES_TO_GO
+    }
+
     /// Engine options of this game beyond the session's own (Hash, Level, …) and the
     /// rules' ([`Game::option_specs`]): they tune the engine, not the game, so changing
     /// one keeps the position. The oracle reads them by name ([`super::Oracle::set_options`]).

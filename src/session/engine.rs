@@ -346,7 +346,7 @@ impl<G: Strategy> Engine for GameEngine<G> {
                 time::budget_for(
                     &clock_of(limits, side),
                     settings.move_overhead_ms,
-                    G::MOVES_TO_GO,
+                    record.state().moves_to_go(),
                 )
             }
             _ => time::Budget::default(),

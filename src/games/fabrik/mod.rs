@@ -742,7 +742,27 @@ impl Strategy for Fabrik {
 
     /// Hundreds of moves per position: depth 3 already takes a while.
     const BENCH_DEPTH: u32 = 3;
+
+    /// The moves the side to move has left, counted from the plies played: games
+    /// between engines on 11×11 end at ply 50–90 (walled in, mostly), so the clock's
+    /// share of a move grows in the middle and late game, where they are decided,
+    /// instead of keeping a reserve of 25 moves' overhead to the end (about half the
+    /// clock was left unused at 1 s + 10 ms). At least [`MIN_MOVES_TO_GO`], at most the
+    /// default.
+    fn moves_to_go(&self) -> u64 {
+        let squares = u64::from(self.size) * u64::from(self.size);
+        let end = GAME_PLIES_11 * squares / 121;
+        let left = end.saturating_sub(u64::from(self.plies)) / 2;
+        left.clamp(MIN_MOVES_TO_GO, Self::MOVES_TO_GO)
+    }
 }
+
+/// The ply by which a Fabrik game on 11×11 is assumed to end, for the clock
+/// ([`Strategy::moves_to_go`]); by as many plies fewer as a smaller board has squares.
+const GAME_PLIES_11: u64 = 76;
+/// The fewest moves a side is assumed to have left: it keeps that many moves' overhead
+/// in reserve however long the game goes.
+const MIN_MOVES_TO_GO: u64 = 6;
 
 #[cfg(test)]
 mod tests {
@@ -763,6 +783,26 @@ mod tests {
         after.play(position.legal_move("a1").unwrap());
         assert_eq!(after.count_moves(), 120);
         assert_eq!(after.side_to_move(), Player::P2);
+    }
+
+    #[test]
+    fn the_clock_share_grows_as_the_game_goes_on() {
+        let mut position = start();
+        assert_eq!(position.moves_to_go(), 25);
+        position.plies = 50;
+        assert_eq!(position.moves_to_go(), 13);
+        position.plies = 70;
+        assert_eq!(position.moves_to_go(), MIN_MOVES_TO_GO);
+        position.plies = 200;
+        assert_eq!(position.moves_to_go(), MIN_MOVES_TO_GO);
+        // 7×7: a game of 30 plies or so.
+        let config = Config {
+            size: 7,
+            line_length: 4,
+        };
+        let mut small = Fabrik::start(&config);
+        small.plies = 6;
+        assert_eq!(small.moves_to_go(), 12);
     }
 
     #[test]
