@@ -16,7 +16,10 @@
 //! - A *walling-in threat* is a move after which the other side has no move that keeps
 //!   three open squares beside both workers ([`wall_threat_moves`]): it must then find
 //!   a move after which no walling-in move (and no line) is left ([`any_answers`]),
-//!   and its own stone may be the one that walls it in.
+//!   and its own stone may be the one that walls it in. Moves that leave the other
+//!   side an *escape* found beforehand ([`Escape`]) are not played; the answers skip
+//!   the replies that leave a walling-in move standing. Both are tested against their
+//!   play-every-move versions (`*_by_playing`).
 //!
 //! The answers are the only moves worth searching when the opponent has a four: every
 //! other move loses at once. Tested against brute force in `tests/fabrik.rs`.
