@@ -26,7 +26,8 @@
 //! `defend` position, after every legal move, whether it proves the opponent's win (it
 //! must not within N − 1 after a holding move; after the others it shows how many of the
 //! losing moves a root pass would spot). `--lines`: line fours only (no walling-in
-//! threats); `--wins`: the win records only.
+//! threats); `--by-playing`: walling-in threats found by playing every move (the
+//! oracle, slower; same proofs); `--wins`: the win records only.
 //!
 //! The prover is plain alpha-beta over `generate_moves`/`play`/`outcome` with exact
 //! win/loss values (Fabrik has no draws): "the side to move wins within n plies" is true
@@ -743,15 +744,20 @@ fn forcing(args: &[String]) -> Result<(), String> {
     // records only (the defences replay every legal move).
     let mut search = if args.iter().any(|a| a == "--lines") {
         Forcing::lines_only()
+    } else if args.iter().any(|a| a == "--by-playing") {
+        Forcing::new().playing_every_move()
     } else {
         Forcing::new()
     };
+    if args.iter().any(|a| a == "--generators") {
+        return generators(&suite);
+    }
     let wins_only = args.iter().any(|a| a == "--wins");
     let mut max_time = 0.0f64;
     let (mut wins, mut proven, mut in_set, mut win_nodes) = (0, 0, 0, 0u64);
     let mut win_time = 0.0;
     let (mut defends, mut losing, mut spotted, mut holding) = (0, 0, 0, 0);
-    let (mut all_nodes, mut all_time) = (0u64, 0.0);
+    let (mut all_nodes, mut all_time, mut all_attacks) = (0u64, 0.0, 0u64);
     for (index, entry) in suite.iter().enumerate() {
         let config = Config {
             size: entry.size,
@@ -769,6 +775,7 @@ fn forcing(args: &[String]) -> Result<(), String> {
             win_nodes += search.nodes();
             all_time += spent;
             all_nodes += search.nodes();
+            all_attacks += search.attacker_nodes();
             if let Some((plies, mv)) = found {
                 proven += 1;
                 if plies < entry.n {
@@ -797,6 +804,7 @@ fn forcing(args: &[String]) -> Result<(), String> {
             let found = search.win(&child, 15, budget);
             all_time += clock.elapsed().as_secs_f64();
             all_nodes += search.nodes();
+            all_attacks += search.attacker_nodes();
             let holds = in_moves(mv);
             if holds {
                 holding += 1;
@@ -824,10 +832,142 @@ fn forcing(args: &[String]) -> Result<(), String> {
         "defences: {defends} positions, {spotted}/{losing} losing moves proven lost, {holding} holding moves never proven lost"
     );
     println!(
-        "all: {all_nodes} nodes in {:.2} s, {:.2} µs a node",
+        "all: {all_nodes} nodes ({all_attacks} attacker nodes that generate threats) in {:.2} s, {:.2} µs a node, {:.1} µs an attacker node",
         all_time,
-        1e6 * all_time / all_nodes.max(1) as f64
+        1e6 * all_time / all_nodes.max(1) as f64,
+        1e6 * all_time / all_attacks.max(1) as f64
     );
+    Ok(())
+}
+
+/// `forcing --generators`: the walling-in threat generator and the answers to a
+/// threat, each against its play-every-move oracle, timed on the suite's positions
+/// and every position one move after them (the outputs are compared too).
+fn generators(suite: &[Entry]) -> Result<(), String> {
+    let mut roots = Vec::new();
+    for entry in suite {
+        let config = Config {
+            size: entry.size,
+            line_length: entry.line_length,
+        };
+        roots.push(Fabrik::from_fen(&config, &entry.fen).map_err(|e| e.to_string())?);
+    }
+    println!("the suite's positions and their children:");
+    generators_on(&roots)?;
+    // The pinned middle games of `examples/fabrik_depth` (11×11, lines of 5).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fabrik_middlegames.txt"
+    );
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let config = Config {
+        size: 11,
+        line_length: 5,
+    };
+    let mut roots = Vec::new();
+    for fen in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        roots.push(Fabrik::from_fen(&config, fen).map_err(|e| e.to_string())?);
+    }
+    println!("the pinned middle games and their children:");
+    generators_on(&roots)
+}
+
+/// [`generators`] on `roots` and every position one move after them.
+fn generators_on(roots: &[Fabrik]) -> Result<(), String> {
+    use tabuleiro::games::fabrik::threats::{
+        any_answers, any_answers_by_playing, wall_threat_moves, wall_threat_moves_by_playing,
+        win_now,
+    };
+    let mut positions = Vec::new();
+    for &pos in roots {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        positions.push(pos);
+        for mv in moves {
+            let mut child = pos;
+            child.play(mv);
+            if child.outcome().is_none() {
+                positions.push(child);
+            }
+        }
+    }
+    let answerable: Vec<Fabrik> = positions
+        .iter()
+        .copied()
+        .filter(|p| win_now(p).is_none())
+        .collect();
+    let time = |name: &str, run: &mut dyn FnMut() -> usize, count: usize| {
+        let clock = Instant::now();
+        let found = run();
+        let spent = clock.elapsed().as_secs_f64();
+        println!(
+            "{name}: {count} positions, {found} found, {:.2} µs a position",
+            1e6 * spent / count.max(1) as f64
+        );
+        found
+    };
+    let mut out = Vec::new();
+    let fast = time(
+        "wall_threat_moves",
+        &mut || {
+            positions
+                .iter()
+                .map(|p| {
+                    out.clear();
+                    wall_threat_moves(p, &mut out);
+                    out.len()
+                })
+                .sum()
+        },
+        positions.len(),
+    );
+    let slow = time(
+        "wall_threat_moves_by_playing",
+        &mut || {
+            positions
+                .iter()
+                .map(|p| {
+                    out.clear();
+                    wall_threat_moves_by_playing(p, &mut out);
+                    out.len()
+                })
+                .sum()
+        },
+        positions.len(),
+    );
+    let mut answers = Vec::new();
+    let fast_answers = time(
+        "any_answers (cap 24)",
+        &mut || {
+            answerable
+                .iter()
+                .map(|p| {
+                    answers.clear();
+                    usize::from(any_answers(p, &mut answers, 24))
+                })
+                .sum()
+        },
+        answerable.len(),
+    );
+    let slow_answers = time(
+        "any_answers_by_playing (cap 24)",
+        &mut || {
+            answerable
+                .iter()
+                .map(|p| {
+                    answers.clear();
+                    usize::from(any_answers_by_playing(p, &mut answers, 24))
+                })
+                .sum()
+        },
+        answerable.len(),
+    );
+    if fast != slow || fast_answers != slow_answers {
+        return Err("a generator disagrees with its oracle".to_string());
+    }
     Ok(())
 }
 

@@ -499,12 +499,22 @@ fn after_a_pass_the_game_is_the_one_before_with_the_colours_swapped() {
 /// Random positions of random games on 7×7 (lines of 4) and 9×9 (lines of 5), with the
 /// players placing beside their own stones half the time so that lines and threats
 /// occur. Calls `visit` on every position of the play phase.
-fn random_play_positions(seed: u64, games: usize, mut visit: impl FnMut(&Fabrik)) {
+fn random_play_positions(seed: u64, games: usize, visit: impl FnMut(&Fabrik)) {
+    random_play_positions_on(seed, games, &[(7, 4), (7, 4), (9, 5)], visit);
+}
+
+/// [`random_play_positions`] on the boards of `sizes` (size, line length) in turn.
+fn random_play_positions_on(
+    seed: u64,
+    games: usize,
+    sizes: &[(u8, u8)],
+    mut visit: impl FnMut(&Fabrik),
+) {
     use tabuleiro::games::fabrik::threats::win_now;
     let mut rng = Xorshift::new(seed);
     let mut moves = Vec::new();
     for game in 0..games {
-        let (size, length) = if game % 3 == 2 { (9, 5) } else { (7, 4) };
+        let (size, length) = sizes[game % sizes.len()];
         let mut state = Fabrik::start(&config(size, length));
         while state.outcome().is_none() {
             if state.phase() == Phase::Play {
@@ -697,6 +707,51 @@ fn walling_in_threats_and_their_answers_agree_with_playing_every_move() {
     assert!(
         answered > 100 && threat_moves > 20 && lost > 0,
         "{answered} answered, {threat_moves} threat moves, {lost} lost"
+    );
+}
+
+#[test]
+fn walling_in_threats_without_playing_every_move_are_those_found_by_playing_them() {
+    use tabuleiro::games::fabrik::threats::{
+        any_answers, any_answers_by_playing, wall_threat_moves, wall_threat_moves_by_playing,
+        win_now,
+    };
+    let mut sizes = Vec::new();
+    for size in 7..=11 {
+        for length in [4, 5] {
+            sizes.push((size, length));
+        }
+    }
+    let (mut positions, mut with_threats, mut threats, mut few_answers) = (0, 0, 0, 0);
+    random_play_positions_on(707, 60, &sizes, |state| {
+        let mut fast = Vec::new();
+        wall_threat_moves(state, &mut fast);
+        let mut slow = Vec::new();
+        wall_threat_moves_by_playing(state, &mut slow);
+        // The same moves in the same order, with the same keys.
+        assert_eq!(fast, slow, "{}", state.fen());
+        positions += 1;
+        with_threats += usize::from(!slow.is_empty());
+        threats += slow.len();
+        // The answers, with the replies that leave a walling-in move standing never
+        // played: the same as playing them all (uncapped, and capped).
+        if win_now(state).is_none() {
+            for max in [usize::MAX, 3] {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                let complete = any_answers(state, &mut fast, max);
+                assert_eq!(complete, any_answers_by_playing(state, &mut slow, max));
+                assert_eq!(fast, slow, "{}", state.fen());
+                if max == usize::MAX {
+                    let mut moves = Vec::new();
+                    state.generate_moves(&mut moves);
+                    few_answers += usize::from(fast.len() < moves.len());
+                }
+            }
+        }
+    });
+    assert!(
+        positions > 1000 && with_threats > 100 && threats > 1000 && few_answers > 100,
+        "{positions} positions, {with_threats} with threats, {threats} threats, {few_answers} where some move is no answer"
     );
 }
 

@@ -46,6 +46,9 @@ const ROOT_FORCING_NODES: u64 = 500;
 /// side to move may take.
 const ROOT_FORCING_SHARE: f64 = 0.1;
 const ROOT_WIN_SHARE: f64 = 0.5;
+/// Whether the root pass checks root moves for the opponent's forced win (else it only
+/// looks for a forced win of the side to move).
+const ROOT_REFUTE: bool = true;
 
 /// Slots of a team's table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
@@ -1239,7 +1242,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     /// when one is found, the move is refuted: it scores as that loss at the root from
     /// now on, and the table holds the child's proof. Returns whether it was.
     fn refute(&mut self, root: &G, mv: G::Move) -> bool {
-        if !self.forcing || self.checked.contains(&mv) {
+        if !ROOT_REFUTE || !self.forcing || self.checked.contains(&mv) {
             return false;
         }
         self.checked.push(mv);

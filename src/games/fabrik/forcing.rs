@@ -14,7 +14,10 @@
 
 use super::eval::strong_squares;
 use super::geometry::{bit, geometry};
-use super::threats::{answers, any_answers, completion_squares, wall_threat_moves, win_now};
+use super::threats::{
+    answers, any_answers, completion_squares, wall_threat_moves, wall_threat_moves_by_playing,
+    win_now,
+};
 use super::{Fabrik, Move, Phase, squares, two_squares};
 use crate::game::Game;
 
@@ -29,6 +32,8 @@ const CLOCK_INTERVAL: u64 = 64;
 #[derive(Clone, Debug, Default)]
 pub struct Forcing {
     nodes: u64,
+    /// Attacker nodes (where threats are generated) of the last call.
+    attacks: u64,
     budget: u64,
     /// The caller's `stop` test said so: the search gives up like at the budget.
     stopped: bool,
@@ -36,6 +41,8 @@ pub struct Forcing {
     fours: Vec<Vec<(u8, Move)>>,
     /// Whether walling-in threats are played besides the fours.
     walls: bool,
+    /// Whether they are found by playing every move (the slow oracle, to compare).
+    walls_by_playing: bool,
 }
 
 impl Forcing {
@@ -52,9 +59,23 @@ impl Forcing {
         Forcing::default()
     }
 
+    /// The same search finding walling-in threats by playing every move (as before
+    /// [`wall_threat_moves`] ruled most moves out without playing them): to compare.
+    pub fn playing_every_move(self) -> Self {
+        Forcing {
+            walls_by_playing: true,
+            ..self
+        }
+    }
+
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Attacker nodes (those that generate threats) of the last call.
+    pub fn attacker_nodes(&self) -> u64 {
+        self.attacks
     }
 
     /// A forced win of the side to move by fours within `max_plies` plies (its last
@@ -74,6 +95,7 @@ impl Forcing {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<(u32, Move)> {
         self.nodes = 0;
+        self.attacks = 0;
         self.budget = budget;
         self.stopped = false;
         if position.phase() != Phase::Play || position.winner.is_some() {
@@ -107,6 +129,7 @@ impl Forcing {
         if left < 3 || self.out_of_time(stop) {
             return None;
         }
+        self.attacks += 1;
         while self.fours.len() <= ply {
             self.fours.push(Vec::new());
         }
@@ -115,7 +138,11 @@ impl Forcing {
         four_moves(position, &mut fours);
         if self.walls {
             let lines = fours.len();
-            wall_threat_moves(position, &mut fours);
+            if self.walls_by_playing {
+                wall_threat_moves_by_playing(position, &mut fours);
+            } else {
+                wall_threat_moves(position, &mut fours);
+            }
             // A four that also threatens to wall in is tried once, as a four.
             let (head, tail) = fours.split_at_mut(lines);
             for entry in tail.iter_mut() {
