@@ -160,8 +160,8 @@ impl Evaluator<Talpa> for TalpaEval {
 }
 
 /// A leaf whose side to move has at most this many legal moves is searched on
-/// ([`Evaluator::search_on`]): 2 won in games against 1 and 3 (docs/strength.md,
-/// "Fourth pass").
+/// ([`Evaluator::search_on`]): 2 scored more than 1 and 3 against the same opponent
+/// (docs/strength.md, "Fourth pass").
 const FEW_REPLIES: u64 = 2;
 
 /// The score of a position whose side to move wins at once.
