@@ -890,8 +890,13 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 if self.eval.is_win_now(score) {
                     return MATE - ply as i32 - 1;
                 }
-                self.heuristic_leaves += 1;
-                return score;
+                // A leaf the game does not trust (a forced reply, say) searches on.
+                if ply < self.extension_limit() && self.eval.search_on(state) {
+                    depth = 1;
+                } else {
+                    self.heuristic_leaves += 1;
+                    return score;
+                }
             }
         }
 

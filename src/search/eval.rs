@@ -77,6 +77,14 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
         false
     }
 
+    /// Whether a leaf (depth exhausted) is searched one ply on rather than judged by
+    /// [`Self::evaluate`] (asked after it, when it is no win now): for positions whose
+    /// static score the game knows to be unreliable, such as a side with a single legal
+    /// move. `false` by default.
+    fn search_on(&mut self, _state: &G) -> bool {
+        false
+    }
+
     /// A forcing search (threats the opponent must answer) from `state`, in at most
     /// about `nodes` nodes, giving up when `stop` (read every few dozen nodes) says so:
     /// a proven win of the side to move in that many plies and its first move. The

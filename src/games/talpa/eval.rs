@@ -9,6 +9,8 @@
 //!   minus the opponent's. Contacts are symmetric (a red piece next to a blue one
 //!   gives both a capture) but the pieces involved are not: more own pieces in
 //!   contact means more ways to steer the end of the capture phase.
+//! - A leaf whose side to move has one or two legal moves (captures are compulsory)
+//!   is not judged statically but searched one ply on.
 //!
 //! Other terms stay as parameters, off by default, because games did not show them to
 //! help; the measurements (and why the material term was dropped) are in
@@ -145,11 +147,22 @@ impl Evaluator<Talpa> for TalpaEval {
         order_hint(state, mv)
     }
 
+    fn search_on(&mut self, state: &Talpa) -> bool {
+        // Compulsory captures leave a side one or two moves at times: such a leaf's
+        // static score hides what its few replies do, so they are searched.
+        state.outcome().is_none() && state.count_moves() <= FEW_REPLIES
+    }
+
     fn is_win_now(&self, score: i32) -> bool {
         // Only a move that wins at once scores that much (see `evaluate_with`).
         score == WIN_NOW
     }
 }
+
+/// A leaf whose side to move has at most this many legal moves is searched on
+/// ([`Evaluator::search_on`]): 2 scored more than 1 and 3 against the same opponent
+/// (docs/strength.md, "Fourth pass").
+const FEW_REPLIES: u64 = 2;
 
 /// The score of a position whose side to move wins at once.
 pub const WIN_NOW: i32 = 5_000;
@@ -240,6 +253,29 @@ pub fn order_hint(position: &Talpa, mv: Move) -> i32 {
 mod tests {
     use super::*;
     use crate::game::Outcome;
+
+    #[test]
+    fn leaves_with_one_or_two_replies_are_searched_on() {
+        // Random games on 6×6 and 8×8: exactly the positions whose mover has one or
+        // two legal moves are searched on, and such positions occur.
+        let mut rng = crate::rng::Xorshift::new(13);
+        let mut eval = TalpaEval::default();
+        let mut few = 0;
+        for size in [6, 8] {
+            for _ in 0..100 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                while s.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    assert_eq!(eval.search_on(&s), moves.len() <= 2, "{}", s.fen());
+                    few += usize::from(moves.len() <= 2);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+                assert!(!eval.search_on(&s));
+            }
+        }
+        assert!(few > 100, "{few}");
+    }
 
     #[test]
     fn the_win_now_is_a_win_and_none_is_missed() {
