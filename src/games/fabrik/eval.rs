@@ -308,16 +308,7 @@ pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
     let g = geometry();
     let empty = position.empty();
     let (a, b) = two_squares(position.workers());
-    let open_beside = |square: usize| {
-        let mut open = 0;
-        for s in super::squares(g.neighbours[square] & empty) {
-            if three_or_more(g.neighbours[s] & empty) {
-                open |= bit(s);
-            }
-        }
-        open
-    };
-    let (open_a, open_b) = (open_beside(a), open_beside(b));
+    let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
     if three_or_more(open_a) && three_or_more(open_b) {
         return None;
     }
@@ -344,7 +335,8 @@ pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
                 };
                 super::squares(targets)
                     .find(|&t| {
-                        open_beside(t) & !bit(s) == 0 && walls_in(Move::relocate(moved, t, s))
+                        g.open_beside(t, empty) & !bit(s) == 0
+                            && walls_in(Move::relocate(moved, t, s))
                     })
                     .map(|t| Move::relocate(moved, t, s))
             }

@@ -82,6 +82,23 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The *open* squares beside `square`: its empty neighbours that have three or more
+    /// empty neighbours of their own. A worker with fewer than three of them can be
+    /// walled in by one move.
+    #[inline]
+    pub fn open_beside(&self, square: usize, empty: Bb) -> Bb {
+        let mut open = 0;
+        let mut beside = self.neighbours[square] & empty;
+        while beside != 0 {
+            let s = beside.trailing_zeros() as usize;
+            beside &= beside - 1;
+            if three_or_more(self.neighbours[s] & empty) {
+                open |= bit(s);
+            }
+        }
+        open
+    }
+
     fn build() -> Geometry {
         let on_board =
             |f: i32, r: i32| (0..STRIDE as i32).contains(&f) && (0..STRIDE as i32).contains(&r);

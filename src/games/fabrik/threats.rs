@@ -574,16 +574,7 @@ impl WallIns {
             return found;
         }
         let empty = position.empty();
-        let open_beside = |square: usize| {
-            let mut open = 0;
-            for s in squares(g.neighbours[square] & empty) {
-                if three_or_more(g.neighbours[s] & empty) {
-                    open |= bit(s);
-                }
-            }
-            open
-        };
-        let (open_a, open_b) = (open_beside(a), open_beside(b));
+        let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
         if three_or_more(open_a) && three_or_more(open_b) {
             return found;
         }
@@ -620,7 +611,7 @@ impl WallIns {
                     };
                     for t in squares(targets) {
                         if counts[1 + kind] < MAX_WALL_INS
-                            && open_beside(t) & !bit(s) == 0
+                            && g.open_beside(t, empty) & !bit(s) == 0
                             && walls_in(Move::relocate(moved, t, s))
                         {
                             counts[1 + kind] += 1;
