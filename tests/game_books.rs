@@ -18,11 +18,13 @@ use process::Engine;
 use tabuleiro::book::game::{self, GameBook, embedded};
 use tabuleiro::game::{Game, Value};
 use tabuleiro::games::frozenforest::FrozenForest;
-use tabuleiro::games::frozenforest::solve::{Prover, plies_from_start};
+use tabuleiro::games::frozenforest::solve::{
+    Prover, book_options as forest_options, plies_from_start,
+};
 use tabuleiro::games::talpa::Talpa;
-use tabuleiro::games::talpa::solve::Solver as TalpaSolver;
+use tabuleiro::games::talpa::solve::{Solver as TalpaSolver, book_options as talpa_options};
 use tabuleiro::options::{config_from_pairs, params_from_pairs};
-use tabuleiro::solve::adapter::Exact;
+use tabuleiro::solve::adapter::{self, Exact, SolverOf};
 use tabuleiro::solve::{Header, Results, merge, solve_one, split};
 
 /// A scratch directory of its own for `name`.
@@ -80,12 +82,12 @@ fn nodes_of(line: &str) -> u64 {
 }
 
 /// The value of `state` after `best` for the side that played it.
-fn after<G: Exact>(solver: &mut G::Solver, state: &G, best: G::Move) -> Value {
+fn after<G: Exact>(solver: &mut SolverOf<G>, state: &G, best: G::Move) -> Value {
     let mut child = state.clone();
     child.play(best);
     match child.outcome() {
         Some(outcome) => Value::of_outcome(outcome, child.side_to_move()).parent(),
-        None => G::solve(solver, &child, None)
+        None => adapter::solve(solver, &child, None)
             .value
             .expect("solved")
             .parent(),
@@ -98,16 +100,16 @@ fn after<G: Exact>(solver: &mut G::Solver, state: &G, best: G::Move) -> Value {
 /// the solves with and without the book.
 fn same_values<G: Exact>(
     start: &G,
-    with_book: &mut G::Solver,
-    fresh: impl Fn() -> G::Solver,
+    with_book: &mut SolverOf<G>,
+    fresh: impl Fn() -> SolverOf<G>,
 ) -> (u64, u64) {
-    let book_ply = G::book(with_book).expect("a book").ply();
+    let book_ply = with_book.book().expect("a book").ply();
     let mut plain = fresh();
     let (mut nodes_with, mut nodes_without) = (0, 0);
     for ply in 0..=book_ply {
         for state in split(start, ply).0 {
-            let got = G::solve(with_book, &state, None);
-            let want = G::solve(&mut plain, &state, None);
+            let got = adapter::solve(with_book, &state, None);
+            let want = adapter::solve(&mut plain, &state, None);
             assert_eq!(got.value, want.value, "{}", state.fen());
             let value = got.value.expect("solved");
             let best = got.best.expect("a best move");
@@ -116,7 +118,7 @@ fn same_values<G: Exact>(
             nodes_without += want.nodes;
         }
     }
-    let hits = G::book(with_book).map_or(0, |b| b.hits);
+    let hits = with_book.book().map_or(0, |b| b.hits);
     assert!(hits > 0, "the book was consulted");
     (nodes_with, nodes_without)
 }
@@ -155,7 +157,9 @@ fn a_merged_talpa_book_gives_the_direct_values_in_fewer_nodes() {
     let start = Talpa::start(&config);
     let fresh = || TalpaSolver::new(4, 18).expect("a solver");
     let mut solver = fresh();
-    solver.set_book(Some(Arc::new(book))).expect("a 4x4 book");
+    solver
+        .set_book(Some(Arc::new(book)), &talpa_options(4))
+        .expect("a 4x4 book");
     let (with, without) = same_values(&start, &mut solver, fresh);
     assert!(with < without, "{with} {without}");
     // Win or loss by proof numbers, with the book too.
@@ -175,15 +179,15 @@ fn a_merged_frozen_forest_book_gives_the_direct_values_in_fewer_nodes() {
     let fresh = || Prover::try_new(u64::MAX, 20).expect("a prover");
     let mut prover = fresh();
     prover
-        .set_book(&config, Some(Arc::new(book)))
+        .set_book(Some(Arc::new(book)), &forest_options(&config))
         .expect("a Trees 4 book");
     let (with, without) = same_values(&start, &mut prover, fresh);
     assert!(with < without, "{with} {without}");
     // From the start, with fresh tables: a hundredth of the nodes at most.
     let mut plain = fresh();
     prover.clear();
-    let with = FrozenForest::solve(&mut prover, &start, None);
-    let without = FrozenForest::solve(&mut plain, &start, None);
+    let with = adapter::solve(&mut prover, &start, None);
+    let without = adapter::solve(&mut plain, &start, None);
     assert_eq!(with.value, without.value);
     assert!(
         with.nodes * 100 < without.nodes,
@@ -229,12 +233,12 @@ fn a_book_from_a_later_root_holds_its_positions_ply_count() {
     assert_eq!(book.ply, 3);
     assert!(positions.iter().all(|p| plies_from_start(p) == 3));
     let mut solver = Prover::try_new(u64::MAX, 18).expect("a prover");
-    let plain = FrozenForest::solve(&mut solver, &root, None);
+    let plain = adapter::solve(&mut solver, &root, None);
     let mut prover = Prover::try_new(u64::MAX, 18).expect("a prover");
     prover
-        .set_book(&config, Some(Arc::new(book)))
+        .set_book(Some(Arc::new(book)), &forest_options(&config))
         .expect("a Trees 4 book");
-    let with = FrozenForest::solve(&mut prover, &root, None);
+    let with = adapter::solve(&mut prover, &root, None);
     assert_eq!(with.value, plain.value);
     assert!(prover.book().is_some_and(|b| b.hits > 0 && b.misses == 0));
 }
@@ -291,14 +295,24 @@ fn damaged_and_foreign_books_are_refused_without_a_crash() {
     assert!(code == Some(2) && err.contains("none.txt"), "{err}");
     // In the library: the book of before is kept.
     let mut solver = TalpaSolver::new(6, 10).expect("a 6x6 solver");
-    assert!(solver.set_book(Some(Arc::new(book.clone()))).is_err());
+    assert!(
+        solver
+            .set_book(Some(Arc::new(book.clone())), &talpa_options(6))
+            .is_err()
+    );
     assert!(solver.book().is_none());
     let mut solver = TalpaSolver::new(4, 10).expect("a 4x4 solver");
-    solver.set_book(Some(Arc::new(book))).expect("a 4x4 book");
+    solver
+        .set_book(Some(Arc::new(book)), &talpa_options(4))
+        .expect("a 4x4 book");
     let trees = config_from_pairs::<FrozenForest>(&[("Trees", "4")]).expect("Trees 4");
     let mut prover = Prover::try_new(u64::MAX, 10).expect("a prover");
     let talpa_book = solver.book().map(|b| Arc::new(b.book().clone()));
-    assert!(prover.set_book(&trees, talpa_book).is_err());
+    assert!(
+        prover
+            .set_book(talpa_book, &forest_options(&trees))
+            .is_err()
+    );
     assert!(prover.book().is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@ use tabuleiro::game::{Game, Value};
 use tabuleiro::games::frozenforest::FrozenForest;
 use tabuleiro::games::talpa::Talpa;
 use tabuleiro::options::config_from_pairs;
-use tabuleiro::solve::adapter::Exact;
+use tabuleiro::solve::adapter::{self, Exact};
 use tabuleiro::solve::{Header, Jobs, Results, merge, root_value, solve_one, split};
 
 fn pairs(name: &str, value: &str) -> Vec<(String, String)> {
@@ -69,7 +69,9 @@ fn split_solve_merge<G: Exact>(
 
 fn direct<G: Exact>(config: &G::Config, state: &G) -> Value {
     let mut solver = G::solver(config, 18).expect("a solver");
-    G::solve(&mut solver, state, None).value.expect("solved")
+    adapter::solve(&mut solver, state, None)
+        .value
+        .expect("solved")
 }
 
 #[test]

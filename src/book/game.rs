@@ -22,9 +22,9 @@
 //!
 //! A book is found as the Connect Four books are: built in from `data/books/` (listed
 //! in [`EMBEDDED`], checked when first used, ignored with a warning when damaged), or
-//! read from a file ([`GameBook::load`]). The exact solvers consult one through
-//! `search::exact::Exact::known` ([`Consult`]): only at positions of the book's ply,
-//! counted cheaply from the position (the key, a canonical FEN's hash, costs some
+//! read from a file ([`GameBook::load`]). The exact-solving layer consults one
+//! (`search::exact::Solver::set_book`, [`Consult`]) in both its searches: only at
+//! positions of the book's ply, which the game counts cheaply from the position (the key, a canonical FEN's hash, costs some
 //! microseconds), so a solve with a book gives the values of one without, in fewer
 //! nodes.
 

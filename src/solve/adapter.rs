@@ -3,16 +3,12 @@
 //! the shared solver of `search/exact/` over the game's rules. The one place of this
 //! command that names a game's solver.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::book::game::{Consult, GameBook};
 use crate::game::{Game, Value};
-use crate::games::frozenforest::FrozenForest;
-use crate::games::frozenforest::solve::Prover;
-use crate::games::talpa::Talpa;
-use crate::games::talpa::solve::Solver as TalpaSolver;
+use crate::games::frozenforest::{self, FrozenForest};
+use crate::games::talpa::{self, Talpa};
 use crate::search::exact;
 
 /// The games `solve` takes.
@@ -30,92 +26,51 @@ pub struct Solved<M> {
     pub nodes: u64,
 }
 
-/// A game with an exact solver.
+/// A game with an exact solver: the shared solver of `search/exact/` over its rules.
 pub trait Exact: Game + Clone {
-    type Solver;
+    /// The game as the shared solver sees it.
+    type Rules: exact::Exact<Game = Self>;
     /// A solver for positions of `config`, with a table of 2^`log2_entries` entries.
-    fn solver(config: &Self::Config, log2_entries: u32) -> Result<Self::Solver, String>;
-    /// The exact value of `state` with a move that keeps it (no value when `deadline`
-    /// passed first or the solver cannot take the position).
-    fn solve(
-        solver: &mut Self::Solver,
-        state: &Self,
-        deadline: Option<Instant>,
-    ) -> Solved<Self::Move>;
-    /// Makes the solver consult `book` (an error, naming both, for a book of another
-    /// game or options).
-    fn set_book(
-        solver: &mut Self::Solver,
-        config: &Self::Config,
-        book: Arc<GameBook>,
-    ) -> Result<(), String>;
-    /// The book the solver consults, with its hits and misses so far.
-    fn book(solver: &Self::Solver) -> Option<&Consult>;
+    fn solver(config: &Self::Config, log2_entries: u32) -> Result<SolverOf<Self>, String>;
+    /// The options of `config` as a book's header writes them (what a book given to
+    /// the solver must name).
+    fn book_options(config: &Self::Config) -> String;
 }
 
+/// The solver of a game `solve` takes.
+pub type SolverOf<G> = exact::Solver<<G as Exact>::Rules>;
+
 impl Exact for Talpa {
-    type Solver = TalpaSolver;
+    type Rules = talpa::solve::Rules;
 
-    fn solver(config: &Self::Config, log2_entries: u32) -> Result<TalpaSolver, String> {
-        TalpaSolver::new(config.size, log2_entries)
+    fn solver(config: &Self::Config, log2_entries: u32) -> Result<SolverOf<Self>, String> {
+        talpa::solve::Solver::new(config.size, log2_entries)
     }
 
-    fn solve(
-        solver: &mut TalpaSolver,
-        state: &Talpa,
-        deadline: Option<Instant>,
-    ) -> Solved<Self::Move> {
-        solve_with(solver, state, deadline)
-    }
-
-    fn set_book(
-        solver: &mut TalpaSolver,
-        _config: &Self::Config,
-        book: Arc<GameBook>,
-    ) -> Result<(), String> {
-        solver.set_book(Some(book))
-    }
-
-    fn book(solver: &TalpaSolver) -> Option<&Consult> {
-        solver.book()
+    fn book_options(config: &Self::Config) -> String {
+        talpa::solve::book_options(config.size)
     }
 }
 
 impl Exact for FrozenForest {
-    type Solver = Prover;
+    type Rules = frozenforest::solve::Rules;
 
-    fn solver(_config: &Self::Config, log2_entries: u32) -> Result<Prover, String> {
-        Prover::try_new(u64::MAX, log2_entries)
+    fn solver(_config: &Self::Config, log2_entries: u32) -> Result<SolverOf<Self>, String> {
+        frozenforest::solve::Prover::try_new(u64::MAX, log2_entries)
             .ok_or_else(|| format!("no memory for a table of 2^{log2_entries} entries"))
     }
 
-    fn solve(
-        solver: &mut Prover,
-        state: &FrozenForest,
-        deadline: Option<Instant>,
-    ) -> Solved<Self::Move> {
-        solve_with(solver, state, deadline)
-    }
-
-    fn set_book(
-        solver: &mut Prover,
-        config: &Self::Config,
-        book: Arc<GameBook>,
-    ) -> Result<(), String> {
-        solver.set_book(config, Some(book))
-    }
-
-    fn book(solver: &Prover) -> Option<&Consult> {
-        solver.book()
+    fn book_options(config: &Self::Config) -> String {
+        frozenforest::solve::book_options(config)
     }
 }
 
-/// One solve by the shared solver of `search/exact/`, within `deadline`.
-fn solve_with<R: exact::Exact>(
-    solver: &mut exact::Solver<R>,
-    state: &R::Game,
+/// One solve of `state` within `deadline`.
+pub fn solve<G: Exact>(
+    solver: &mut SolverOf<G>,
+    state: &G,
     deadline: Option<Instant>,
-) -> Solved<<R::Game as Game>::Move> {
+) -> Solved<G::Move> {
     let never = AtomicBool::new(false);
     let before = solver.nodes();
     solver.set_deadline(deadline);

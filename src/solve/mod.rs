@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use crate::book::game::{GameBook, key_of};
 use crate::game::symmetry::canonical_key;
 use crate::game::{Game, Value};
-use adapter::{Exact, ExactVisitor};
+use adapter::{Exact, ExactVisitor, SolverOf};
 
 /// The first word of a job list.
 pub const JOBS_MAGIC: &str = "tabuleiro-jobs";
@@ -344,10 +344,10 @@ pub fn split<G: Game>(start: &G, ply: u32) -> (Vec<G>, u64) {
 }
 
 /// Solves one position with `solver`, timed, as a result line.
-pub fn solve_one<G: Exact>(solver: &mut G::Solver, state: &G, seconds: Option<f64>) -> JobResult {
+pub fn solve_one<G: Exact>(solver: &mut SolverOf<G>, state: &G, seconds: Option<f64>) -> JobResult {
     let started = Instant::now();
     let deadline = seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
-    let solved = G::solve(solver, state, deadline);
+    let solved = adapter::solve(solver, state, deadline);
     JobResult {
         fen: state.fen(),
         value: solved.value,
@@ -534,17 +534,18 @@ impl ExactVisitor for Run {
             }
         };
         // The solver, consulting the book if one is given (refused for other options).
-        let solver = || -> Result<G::Solver, String> {
+        let solver = || -> Result<SolverOf<G>, String> {
             let mut solver = G::solver(&config, args.table)?;
             if let Some(path) = &args.book {
                 let book = GameBook::load(path)?;
-                G::set_book(&mut solver, &config, Arc::new(book))
+                solver
+                    .set_book(Some(Arc::new(book)), &G::book_options(&config))
                     .map_err(|why| format!("{}: {why}", path.display()))?;
             }
             Ok(solver)
         };
-        let report = |solver: &G::Solver| {
-            if let Some(book) = G::book(solver) {
+        let report = |solver: &SolverOf<G>| {
+            if let Some(book) = solver.book() {
                 eprintln!(
                     "book of {} {} ply {} ({} positions): {} hits, {} misses",
                     book.book().game,

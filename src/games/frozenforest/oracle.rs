@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use super::solve::{Prover, book_options};
 use super::{Config, FrozenForest, Move};
-use crate::book::game::embedded;
 use crate::game::{Game, Value};
 use crate::search::exact::SolverCell;
 use crate::search::{Oracle, Solution};
@@ -101,10 +100,7 @@ impl Oracle<FrozenForest> for FrozenForestOracle {
             // A table the system refuses is no prover: positions are searched.
             prover: SolverCell::new(config.trees <= SOLVED_TREES, move || {
                 let mut prover = Prover::try_new(u64::MAX, TABLE_LOG2)?;
-                let book = embedded(FrozenForest::NAME, &book_options(&config));
-                if book.is_some() && prover.set_book(&config, book).is_err() {
-                    log::warn!("the built-in book of {config:?} is not of its forest");
-                }
+                prover.use_embedded_book(&book_options(&config));
                 Some(prover)
             }),
         }

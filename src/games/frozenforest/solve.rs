@@ -22,11 +22,9 @@
 
 use super::sight::SIZE;
 use super::{Config, FrozenForest, Move, NONE};
-use crate::book::game::{Consult, GameBook};
 use crate::game::{Game, Player, Value};
 use crate::search::exact::bound::NO_MOVE;
 use crate::search::exact::{self, Child, Exact, Expansion, Key};
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::search::exact::Interrupted;
@@ -38,8 +36,6 @@ pub const MAX_TREES: u8 = 7;
 #[derive(Clone, Debug, Default)]
 pub struct Rules {
     moves: Vec<Move>,
-    /// A book of positions of one ply, consulted at that ply.
-    book: Option<Consult>,
 }
 
 /// The options of a forest of `config` as a book's header writes them.
@@ -77,24 +73,6 @@ impl Prover {
         let mut prover = Self::with_game(Rules::default(), log2_entries)?;
         prover.set_budget(budget);
         Some(prover)
-    }
-
-    /// Consults `book` from now on (`None`: no book) for forests of `config`; an error,
-    /// and the book of before kept, for a book of another game or forest. The table is
-    /// emptied: what it holds was proven without the book (right, but the node counts
-    /// of a solve would depend on it).
-    pub fn set_book(&mut self, config: &Config, book: Option<Arc<GameBook>>) -> Result<(), String> {
-        if let Some(book) = &book {
-            book.check_for(FrozenForest::NAME, &book_options(config))?;
-        }
-        self.game_mut().book = book.map(Consult::new);
-        self.clear();
-        Ok(())
-    }
-
-    /// The book consulted, with its hits and misses.
-    pub fn book(&self) -> Option<&Consult> {
-        self.game().book.as_ref()
     }
 
     /// Whether the side to move wins `position` under best play.
@@ -157,24 +135,22 @@ impl Exact for Rules {
         position.trees().count_ones() as u8 + 1
     }
 
-    /// The book's value, at the book's ply only (its forest is the book's: a forest
-    /// of another size has other keys and is never found).
-    fn known(&mut self, position: &FrozenForest) -> Option<Value> {
-        let book = self.book.as_mut()?;
-        let ply = plies_from_start(position);
-        if ply != book.ply() {
-            return None;
-        }
+    fn ply(&self, position: &FrozenForest) -> Option<u32> {
+        Some(plies_from_start(position))
+    }
+
+    /// The position with its ply (a book's forest is its own: a forest of another size
+    /// has other keys and is never found).
+    fn state(&self, position: &FrozenForest, ply: u32) -> Option<FrozenForest> {
         let cell = |c: Option<usize>| c.map_or(NONE, |c| c as u8);
-        let state = FrozenForest::from_parts(
+        Some(FrozenForest::from_parts(
             position.options(),
             position.trees(),
             cell(position.yuki()),
             cell(position.mina()),
             position.side_to_move(),
             ply,
-        );
-        book.value_of(&state)
+        ))
     }
 
     fn longest(&self, state: &FrozenForest) -> Option<u32> {

@@ -12,8 +12,6 @@ use std::time::Instant;
 
 use super::solve::{Solver, book_options};
 use super::{Config, Talpa};
-use crate::book::game::embedded;
-use crate::game::Game;
 use crate::search::exact::SolverCell;
 use crate::search::{Oracle, Solution};
 
@@ -35,12 +33,7 @@ impl Oracle<Talpa> for TalpaOracle {
         TalpaOracle {
             solver: SolverCell::new(config.size == SOLVED_SIZE, || {
                 let mut solver = Solver::new(SOLVED_SIZE, LOG2_ENTRIES).ok()?;
-                let book = embedded(Talpa::NAME, &book_options(SOLVED_SIZE));
-                if book.is_some() && solver.set_book(book).is_err() {
-                    log::warn!(
-                        "the built-in book of Talpa {SOLVED_SIZE}x{SOLVED_SIZE} is not of its board"
-                    );
-                }
+                solver.use_embedded_book(&book_options(SOLVED_SIZE));
                 Some(solver)
             }),
         }

@@ -25,10 +25,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use std::sync::Arc;
-
 use super::Talpa;
-use crate::book::game::{Consult, GameBook};
 use crate::game::{Game, Player, Value};
 use crate::search::exact::bound::NO_MOVE;
 use crate::search::exact::dfpn::MoveFilter;
@@ -94,8 +91,6 @@ pub struct Rules {
     inverse_map: [[u8; 64]; 8],
     /// History heuristic by `[from][to]`.
     history: Vec<u32>,
-    /// A book of positions of one ply, consulted at that ply.
-    book: Option<Consult>,
 }
 
 /// The options of a board of `size` as a book's header writes them.
@@ -120,24 +115,6 @@ impl Solver {
 
     pub fn size(&self) -> usize {
         self.game().size
-    }
-
-    /// Consults `book` from now on (`None`: no book); an error, and the book of before
-    /// kept, for a book of another game or board. The table is emptied: what it holds
-    /// was proven without the book (right, but the node counts of a solve would depend
-    /// on it).
-    pub fn set_book(&mut self, book: Option<Arc<GameBook>>) -> Result<(), String> {
-        if let Some(book) = &book {
-            book.check_for(Talpa::NAME, &book_options(self.size()))?;
-        }
-        self.game_mut().book = book.map(Consult::new);
-        self.clear();
-        Ok(())
-    }
-
-    /// The book consulted, with its hits and misses.
-    pub fn book(&self) -> Option<&Consult> {
-        self.game().book.as_ref()
     }
 
     /// Whether the side to move wins `state`, by proof-number search, with the nodes
@@ -259,7 +236,6 @@ impl Rules {
             square_map,
             inverse_map,
             history: vec![0; 64 * 64],
-            book: None,
         })
     }
 
@@ -513,21 +489,19 @@ impl Exact for Rules {
         self.history[slot] = self.history[slot].saturating_add(1 << index.min(8));
     }
 
-    /// The book's value, at the book's ply (the pieces gone) only.
-    fn known(&mut self, b: &Board) -> Option<Value> {
-        let book = self.book.as_mut()?;
-        let pieces = (b.pieces[0] | b.pieces[1]).count_ones();
-        if self.squares as u32 - pieces != book.ply() {
-            return None;
-        }
-        let state = Talpa::from_parts(
+    /// The pieces gone: one a ply.
+    fn ply(&self, b: &Board) -> Option<u32> {
+        Some(self.squares as u32 - (b.pieces[0] | b.pieces[1]).count_ones())
+    }
+
+    fn state(&self, b: &Board, ply: u32) -> Option<Talpa> {
+        Some(Talpa::from_parts(
             self.size,
             u128::from(b.pieces[0]),
             u128::from(b.pieces[1]),
             b.side,
-            book.ply(),
-        );
-        book.value_of(&state)
+            ply,
+        ))
     }
 
     fn longest(&self, state: &Talpa) -> Option<u32> {

@@ -14,6 +14,7 @@ use std::time::Instant;
 use super::bound::{BUCKET, NO_MOVE, bucket_of};
 use super::negamax::{Child, Exact, Expansion, Interrupted};
 use super::value::Value;
+use crate::book::game::Consult;
 
 /// Proof and disproof numbers at or above this are infinite.
 const PN_INF: u32 = u32::MAX / 2;
@@ -89,6 +90,7 @@ impl<P: Copy> DfPn<P> {
     pub fn prove<E: Exact<Position = P>>(
         &mut self,
         game: &mut E,
+        book: &mut Option<Consult>,
         position: &P,
         stop: &AtomicBool,
         deadline: Option<Instant>,
@@ -99,7 +101,8 @@ impl<P: Copy> DfPn<P> {
         let before = self.nodes;
         let key = game.key(position).ok_or(Interrupted)?.bits;
         loop {
-            let (proof, disproof) = self.mid(game, position, key, PN_INF, PN_INF, 0, stop, filter);
+            let (proof, disproof) =
+                self.mid(game, book, position, key, PN_INF, PN_INF, 0, stop, filter);
             if self.stopped {
                 return Err(Interrupted);
             }
@@ -152,6 +155,7 @@ impl<P: Copy> DfPn<P> {
     fn mid<E: Exact<Position = P>>(
         &mut self,
         game: &mut E,
+        book: &mut Option<Consult>,
         position: &P,
         key: u128,
         proof_limit: u32,
@@ -176,6 +180,7 @@ impl<P: Copy> DfPn<P> {
         let mut frame = std::mem::take(&mut self.stack[depth]);
         let result = self.expand_and_search(
             game,
+            book,
             position,
             key,
             (proof_limit, disproof_limit),
@@ -192,6 +197,7 @@ impl<P: Copy> DfPn<P> {
     fn expand_and_search<E: Exact<Position = P>>(
         &mut self,
         game: &mut E,
+        book: &mut Option<Consult>,
         position: &P,
         key: u128,
         (proof_limit, disproof_limit): (u32, u32),
@@ -202,7 +208,8 @@ impl<P: Copy> DfPn<P> {
     ) -> (u32, u32) {
         let nodes_before = self.nodes;
         frame.children.clear();
-        let expansion = game.known(position).map(|v| Expansion::Known(v, NO_MOVE));
+        let expansion =
+            super::negamax::known(game, book, position).map(|v| Expansion::Known(v, NO_MOVE));
         let expansion = expansion.unwrap_or_else(|| {
             game.expand(
                 position,
@@ -278,6 +285,7 @@ impl<P: Copy> DfPn<P> {
             let child = frame.children[best].position;
             frame.numbers[best] = self.mid(
                 game,
+                book,
                 &child,
                 frame.keys[best],
                 child_proof_limit.min(PN_INF),

@@ -5,8 +5,9 @@
 //! - [`bound`]: the bound table (exact keys, lower and upper bounds, a best move).
 //! - [`negamax`]: the generic exact solver ([`Solver`] over a game's [`Exact`]):
 //!   negamax on `WIN − plies`, null-window bisection at the root, best move and
-//!   principal variation, stop flag, deadline and node budget, and a `known` hook for
-//!   books and tables.
+//!   principal variation, stop flag, deadline and node budget, a book of one ply
+//!   (consulted by both searches at that ply; the game tells a position's ply and its
+//!   state), and a `known` hook for the game's own tables.
 //! - [`dfpn`]: proof-number search over the same trait, with an optional move filter
 //!   (a proof over forcing moves only).
 //! - [`oracle`]: the solver an oracle keeps ([`SolverCell`]).
@@ -25,7 +26,7 @@
 //! | `bound`   | yes   | yes           |          |           |
 //! | `negamax` | yes   | yes           |          |           |
 //! | `dfpn`    | yes (`talpa_solve --pn`) |  |     |           |
-//! | `known` (books) | yes | yes (built-in Trees 4) |  |      |
+//! | books (`Solver::set_book`) | yes | yes (built-in Trees 4) |  |      |
 //! | `oracle`  | yes   | yes           |          |           |
 //! | `byte`    |       |               | yes (retrograde tables, cache) | yes |
 //! | `counts`  |       |               | yes      | yes       |

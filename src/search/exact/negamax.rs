@@ -14,12 +14,14 @@
 //! that loses at once need not be searched), its move ordering's memory, and what a
 //! book or table already knows. Keys, pruning and ordering stay in the game.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::bound::{BoundTable, NO_MOVE, work_of};
 use super::dfpn::{DfPn, MoveFilter};
 use super::value::{INF, Value, WIN, from_relative, to_relative};
+use crate::book::game::{Consult, GameBook, embedded};
 use crate::game::Game;
 use crate::search::Solution;
 
@@ -93,12 +95,23 @@ pub trait Exact {
     /// The `index`-th child of a node refuted it (history heuristic).
     fn cutoff(&mut self, _child: &Child<Self::Position>, _index: usize) {}
 
-    /// The value of a position a book or table knows, or `None`. It must be exact,
-    /// distance included: the solver stores it as an exact bound, and every window
-    /// and bisection step above it reads it as the value of a search would be. Called
-    /// at every node the table does not settle, so it must be cheap where it knows
-    /// nothing (a book looks up only positions of its ply).
+    /// The value of a position a table of the game's own knows, or `None`. It must be
+    /// exact, distance included: the solver stores it as an exact bound, and every
+    /// window and bisection step above it reads it as the value of a search would be.
+    /// Called at every node the table does not settle, so it must be cheap where it
+    /// knows nothing. (Books are the solver's: [`Solver::set_book`].)
     fn known(&mut self, _position: &Self::Position) -> Option<Value> {
+        None
+    }
+
+    /// The ply of `position` counted from the start of the game, told cheaply (a book
+    /// is looked up only at its own ply); `None` where the game keeps no books.
+    fn ply(&self, _position: &Self::Position) -> Option<u32> {
+        None
+    }
+
+    /// `position` as a game state of ply `ply` (what a book's key is taken of).
+    fn state(&self, _position: &Self::Position, _ply: u32) -> Option<Self::Game> {
         None
     }
 
@@ -134,6 +147,25 @@ pub struct Solver<E: Exact> {
     deadline: Option<Instant>,
     /// The proof-number search, made on its first use with a table as large.
     proofs: Option<DfPn<E::Position>>,
+    /// A book of positions of one ply, consulted at that ply by both searches.
+    book: Option<Consult>,
+}
+
+/// What is known of `position` before it is searched: the book's value at the book's
+/// ply, else the game's own [`Exact::known`].
+pub(super) fn known<E: Exact>(
+    game: &mut E,
+    book: &mut Option<Consult>,
+    position: &E::Position,
+) -> Option<Value> {
+    if let Some(book) = book
+        && game.ply(position) == Some(book.ply())
+    {
+        return game
+            .state(position, book.ply())
+            .and_then(|state| book.value_of(&state));
+    }
+    game.known(position)
 }
 
 impl<E: Exact> Solver<E> {
@@ -148,7 +180,43 @@ impl<E: Exact> Solver<E> {
             budget: u64::MAX,
             deadline: None,
             proofs: None,
+            book: None,
         })
+    }
+
+    /// Consults `book` from now on (`None`: no book), whose header must name this
+    /// game and `options` (the options as a book writes them); an error, and the book
+    /// of before kept, for a book of another game or options. The table is emptied:
+    /// what it holds was proven without the book (right, but a solve's node count
+    /// would depend on it).
+    pub fn set_book(&mut self, book: Option<Arc<GameBook>>, options: &str) -> Result<(), String> {
+        if let Some(book) = &book {
+            book.check_for(<E::Game as Game>::NAME, options)?;
+        }
+        self.book = book.map(Consult::new);
+        self.clear();
+        Ok(())
+    }
+
+    /// Consults the built-in book of this game and `options`, if there is one
+    /// ([`crate::book::game::embedded`]); whether one was taken.
+    pub fn use_embedded_book(&mut self, options: &str) -> bool {
+        let name = <E::Game as Game>::NAME;
+        let Some(book) = embedded(name, options) else {
+            return false;
+        };
+        match self.set_book(Some(book), options) {
+            Ok(()) => true,
+            Err(why) => {
+                log::warn!("the built-in book of {name} {options}: {why}; not used");
+                false
+            }
+        }
+    }
+
+    /// The book consulted, with its hits and misses.
+    pub fn book(&self) -> Option<&Consult> {
+        self.book.as_ref()
     }
 
     pub fn game(&self) -> &E {
@@ -204,7 +272,14 @@ impl<E: Exact> Solver<E> {
         }
         let position = self.game.position(state);
         let proofs = self.proofs.as_mut().ok_or(Interrupted)?;
-        let proved = proofs.prove(&mut self.game, &position, stop, self.deadline, filter);
+        let proved = proofs.prove(
+            &mut self.game,
+            &mut self.book,
+            &position,
+            stop,
+            self.deadline,
+            filter,
+        );
         if let Ok((_, nodes)) = proved {
             self.nodes += nodes;
         }
@@ -427,7 +502,7 @@ impl<E: Exact> Solver<E> {
             beta = beta.min(high);
             table_move = bounds.best;
         }
-        if let Some(value) = self.game.known(position) {
+        if let Some(value) = known(&mut self.game, &mut self.book, position) {
             let score = value.score();
             self.table.store(key.bits, score, score, NO_MOVE, 1);
             return Ok(from_relative(score, ply));
