@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::eval::Evaluator;
+use super::eval::{Evaluator, Selectivity};
 use super::level::LevelState;
 use super::oracle::Oracle;
 use super::tt::{Bound, PROVEN, TableError, Tt};
@@ -49,6 +49,17 @@ const ROOT_WIN_SHARE: f64 = 0.5;
 /// Whether the root pass checks root moves for the opponent's forced win (else it only
 /// looks for a forced win of the side to move).
 const ROOT_REFUTE: bool = true;
+
+/// Slots of the history table of quiet moves' cut-offs (a power of two), indexed by a
+/// hash of the move code.
+const HISTORY_SLOTS: usize = 1 << 14;
+/// The bound of a history value (the gravity formula keeps it inside).
+const HISTORY_MAX: i32 = 1 << 14;
+/// A cut-off's history bonus at remaining depth 1 (it grows with the depth's square).
+const HISTORY_STEP: i32 = 64;
+/// An ordering key from which a move is no longer quiet for pruning (Fabrik's hint of
+/// a stone that cuts a line one short of a win).
+const PRUNE_KEY: i32 = 100_000;
 
 /// Slots of a team's table of positions being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 14;
@@ -240,6 +251,10 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     /// their (proven) root score.
     checked: Vec<G::Move>,
     refuted: Vec<(G::Move, i32)>,
+    /// This search's selectivity (the evaluator's, or none when proving or weakened).
+    select: Selectivity,
+    /// Quiet moves' cut-offs, by [`history_slot`] (kept between searches, halved).
+    history: Vec<i32>,
 }
 
 impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
@@ -283,6 +298,8 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             forcing_until: None,
             checked: Vec::new(),
             refuted: Vec::new(),
+            select: Selectivity::NONE,
+            history: Vec::new(),
         }
     }
 
@@ -301,6 +318,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; KILLERS]);
+        self.history.iter_mut().for_each(|h| *h = 0);
     }
 
     /// Makes the random choices of levels below full strength repeatable.
@@ -754,6 +772,15 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.forcing_until = limits.budget.soft.or(limits.budget.hard);
         self.checked.clear();
         self.refuted.clear();
+        self.select = if self.reductions && self.probing {
+            self.eval.selectivity()
+        } else {
+            Selectivity::NONE
+        };
+        if self.select.history > 0 {
+            self.history.resize(HISTORY_SLOTS, 0);
+            self.history.iter_mut().for_each(|h| *h /= 2);
+        }
 
         let mut root_moves = Vec::new();
         if root.outcome().is_none() {
@@ -1046,6 +1073,17 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         deferred.clear();
         let mut first_pass = ordered.len();
         let mut step = 0;
+        // Selectivity (the game's): late quiet moves near the leaves left out, and at
+        // depth 1 all quiet moves but the first when the static score is far below alpha.
+        let select = self.select;
+        let prunes = ply > 0 && !forced && !weakened && (1..=2).contains(&depth);
+        let late_moves = if prunes {
+            select.late_moves[depth as usize - 1]
+        } else {
+            0
+        };
+        let mut futile = None;
+        let mut pruned = false;
         self.path.push(hash);
         loop {
             if !generated && step == ordered.len() {
@@ -1075,8 +1113,18 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             step += 1;
             if !second_pass && index == unscored {
                 self.eval.order_hints(state, &mut ordered[unscored..]);
+                if select.history > 0 && ply > 0 {
+                    for entry in &mut ordered[unscored..] {
+                        let h = self.history[history_slot(entry.1.code())];
+                        entry.0 += h * select.history / HISTORY_MAX;
+                    }
+                }
                 if ply == 0 {
                     self.order_root(&mut ordered, unscored, weakened);
+                }
+                if prunes && depth == 1 && select.futility > 0 {
+                    let score = self.eval.evaluate(state) + select.futility;
+                    futile = (score <= alpha).then_some(score);
                 }
             }
             if ply > 0 && index >= unscored && !second_pass {
@@ -1097,6 +1145,30 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 }
             }
             let (key, mv) = ordered[index];
+            if prunes
+                && !second_pass
+                && index >= unscored
+                && key < PRUNE_KEY
+                && best_score > -MATE_BOUND
+            {
+                if late_moves > 0 && index >= late_moves {
+                    pruned = true;
+                    if deferred.is_empty() {
+                        break;
+                    }
+                    continue;
+                }
+                if let Some(score) = futile
+                    && index > 0
+                {
+                    pruned = true;
+                    best_score = best_score.max(score);
+                    if deferred.is_empty() {
+                        break;
+                    }
+                    continue;
+                }
+            }
             let mut child = state.clone();
             child.play(mv);
             let mut marked = None;
@@ -1112,8 +1184,13 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             let flips = child.side_to_move() != us;
             let quiet = key < 1 << 24;
             // Late moves in deep nodes are first searched one ply shallower.
-            let reduction = if self.reductions && index >= 3 && depth >= 3 && quiet {
-                1
+            let reduction = if self.reductions && index >= 3 && depth >= select.reduce_from && quiet
+            {
+                if select.reduce_more_from > 0 && index >= select.reduce_more_from && depth >= 4 {
+                    2
+                } else {
+                    1
+                }
             } else {
                 0
             };
@@ -1186,11 +1263,26 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                         slot[1] = slot[0];
                         slot[0] = Some(mv);
                     }
+                    if quiet && select.history > 0 && ply > 0 && !second_pass {
+                        // This move's cut-off counts for it, against the quiet moves
+                        // tried before it here.
+                        let bonus = HISTORY_STEP * depth.max(1) * depth.max(1);
+                        self.add_history(mv.code(), bonus);
+                        for &(key, tried) in &ordered[..index] {
+                            if key < 1 << 24 {
+                                self.add_history(tried.code(), -bonus);
+                            }
+                        }
+                    }
                     break;
                 }
             }
         }
         self.path.pop();
+        if pruned {
+            // Moves left out: whatever the rest met, this score is no proof.
+            self.heuristic_leaves += 1;
+        }
         self.move_buffers[ply] = moves;
         self.order_buffers[ply] = ordered;
         self.deferred_buffers[ply] = deferred;
@@ -1329,10 +1421,22 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         }
     }
 
+    /// Moves the history of the move of `code` by `bonus` (the gravity formula: the
+    /// value stays within ±[`HISTORY_MAX`], and a large one moves less).
+    fn add_history(&mut self, code: u32, bonus: i32) {
+        let h = &mut self.history[history_slot(code)];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
     /// Whether `hash` occurred earlier in the game or on the search path.
     fn repeats(&self, hash: u64) -> bool {
         self.path.iter().rev().any(|&h| h == hash)
     }
+}
+
+/// The history table's slot of a move code (a multiplicative hash).
+fn history_slot(code: u32) -> usize {
+    (code.wrapping_mul(0x9E37_79B1) >> (32 - HISTORY_SLOTS.trailing_zeros())) as usize
 }
 
 /// Mate scores are stored relative to the node, not the root.

@@ -9,6 +9,39 @@
 
 use crate::game::Game;
 
+/// How much of the tree alpha-beta may leave out or search shallower, per game
+/// ([`Evaluator::selectivity`]). [`Selectivity::NONE`] is the plain search: late quiet
+/// moves one ply shallower from depth 3, nothing pruned, moves ordered by the hints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selectivity {
+    /// At remaining depth 1 and 2: the quiet moves after the first this many (in
+    /// order) are not searched, once a move tried does not lose at once (0: all
+    /// searched).
+    pub late_moves: [usize; 2],
+    /// At remaining depth 1: when the static score plus this margin is at most alpha,
+    /// the quiet moves after the first are not searched (0: never).
+    pub futility: i32,
+    /// The least remaining depth at which a late quiet move is first searched one ply
+    /// shallower.
+    pub reduce_from: i32,
+    /// From this move index on (0: never), at remaining depth 4 or more, two plies.
+    pub reduce_more_from: usize,
+    /// How far a quiet move's history of cut-offs moves its ordering key, up or down
+    /// (0: no history heuristic).
+    pub history: i32,
+}
+
+impl Selectivity {
+    /// The plain search.
+    pub const NONE: Selectivity = Selectivity {
+        late_moves: [0, 0],
+        futility: 0,
+        reduce_from: 3,
+        reduce_more_from: 0,
+        history: 0,
+    };
+}
+
 /// How a searcher judges positions and moves of game `G` it cannot search to the end.
 pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
     /// Static evaluation from the side to move's point of view, in centi-units roughly
@@ -101,6 +134,12 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
     /// The nodes the last [`Self::forced_win`] visited.
     fn forced_nodes(&self) -> u64 {
         0
+    }
+
+    /// How selective alpha-beta is in this game (asked once a search):
+    /// [`Selectivity::NONE`] by default.
+    fn selectivity(&self) -> Selectivity {
+        Selectivity::NONE
     }
 
     /// The move a Monte-Carlo playout plays in `state`, chosen from `moves` (its legal

@@ -242,6 +242,17 @@ impl Evaluator<Fabrik> for FabrikEval {
     fn forced_nodes(&self) -> u64 {
         self.forcing.nodes()
     }
+
+    fn selectivity(&self) -> crate::search::eval::Selectivity {
+        // Quiet moves ordered by their history of cut-offs beside the hints, and quiet
+        // moves from the ninth on two plies shallower at depth 4 or more: won games on
+        // the clock (docs/experiments/fabrik.md, fifth pass); pruning and futility lost.
+        crate::search::eval::Selectivity {
+            reduce_more_from: 8,
+            history: 100,
+            ..crate::search::eval::Selectivity::NONE
+        }
+    }
 }
 
 /// The squares where the side to move can place a stone this turn (after any worker
