@@ -12,13 +12,16 @@
 //!   worth more, two threats of one side stacked in a column are nearly decisive, and
 //!   a threat right above an opponent's threat is worth little (the opponent claims
 //!   the lower cell first).
-//! - Linetris (RowClear on): a nearly full bottom row is about to vanish, taking every
-//!   line through it; such lines count for less (a half with two cells of the bottom
-//!   row empty, a quarter with one).
+//! - Linetris (RowClear on), the lines evaluation: a nearly full bottom row is about to
+//!   vanish, taking every line through it; such lines count for less (a half with two
+//!   cells of the bottom row empty, a quarter with one).
 //!
-//! Connect Four (RowClear off) uses the threat analysis; Linetris (RowClear on) uses
-//! lines only, with the bottom-row discount, because that is what won in games
-//! (`docs/experiments/linetris.md`).
+//! Connect Four (RowClear off) uses the lines and the threat analysis. Linetris
+//! (RowClear on) uses weights fitted to the row clear 5×5 table's exact values
+//! ([`FITTED`], the terms of [`features`]: lines by count and by the bottom row's open
+//! cells, threats by parity, threats that outlive a clear, stacked threats, pieces in
+//! the bottom row, the opponent's playable threat), which beat the lines evaluation
+//! with the bottom-row discount in games (`docs/experiments/linetris.md`).
 
 use super::{Linetris, Move};
 use crate::game::{Game, Player};
