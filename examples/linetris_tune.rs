@@ -8,7 +8,7 @@
 //!
 //! Positions come from games from the start on each board (the board's table from the
 //! cache, else built and saved there): every ply a random move one
-//! time in two, else a random move that keeps the position's value; one position in
+//! time in `--random-one-in` (default 2), else a random move that keeps the position's value; one position in
 //! four is kept. Positions whose side to move wins next move or is lost at once (what
 //! the evaluation scores exactly) are left out. Each is labelled 1, ½ or 0 (won, drawn,
 //! lost for the side to move). The current evaluation is fitted first (one scale `S`:
@@ -28,6 +28,8 @@ struct Args {
     games: usize,
     seed: u64,
     iterations: usize,
+    /// One ply in this many plays any random move (the others keep the value).
+    random_one_in: u64,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -36,6 +38,7 @@ fn parse_args() -> Result<Args, String> {
         games: 40_000,
         seed: 1,
         iterations: 1500,
+        random_one_in: 2,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -54,11 +57,14 @@ fn parse_args() -> Result<Args, String> {
                     .collect::<Result<_, String>>()?;
             }
             "--games" => args.games = value()?.parse().map_err(|_| "bad --games")?,
+            "--random-one-in" => {
+                args.random_one_in = value()?.parse().map_err(|_| "bad --random-one-in")?
+            }
             "--seed" => args.seed = value()?.parse().map_err(|_| "bad --seed")?,
             "--iterations" => args.iterations = value()?.parse().map_err(|_| "bad --iterations")?,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?} (--board RxC,..., --games N, --seed S, --iterations N)"
+                    "unknown argument {other:?} (--board RxC,..., --games N, --seed S, --iterations N, --random-one-in N)"
                 ));
             }
         }
@@ -99,7 +105,7 @@ fn move_values(table: &Table, s: &Linetris) -> Vec<(tabuleiro::games::linetris::
         .collect()
 }
 
-fn samples(table: &Table, rows: u32, cols: u32, games: usize, rng: &mut Xorshift) -> Vec<Sample> {
+fn samples(table: &Table, rows: u32, cols: u32, args: &Args, rng: &mut Xorshift) -> Vec<Sample> {
     let config = Config {
         rows,
         cols,
@@ -107,7 +113,7 @@ fn samples(table: &Table, rows: u32, cols: u32, games: usize, rng: &mut Xorshift
         max_plies: 0,
     };
     let mut out = Vec::new();
-    for _ in 0..games {
+    for _ in 0..args.games {
         let mut s = Linetris::start(&config);
         for _ in 0..80 {
             if s.outcome().is_some() {
@@ -126,7 +132,7 @@ fn samples(table: &Table, rows: u32, cols: u32, games: usize, rng: &mut Xorshift
             if values.is_empty() {
                 break;
             }
-            let mv = if rng.below(2) == 0 {
+            let mv = if rng.below(args.random_one_in.max(1)) == 0 {
                 values[rng.index(values.len())].0
             } else {
                 let best = values.iter().map(|v| v.1).fold(0.0, f64::max);
@@ -228,7 +234,7 @@ fn main() {
                 table
             }
         };
-        let got = samples(&table, rows, cols, args.games, &mut rng);
+        let got = samples(&table, rows, cols, &args, &mut rng);
         let wins = got.iter().filter(|s| s.label == 1.0).count();
         let draws = got.iter().filter(|s| s.label == 0.5).count();
         println!(
