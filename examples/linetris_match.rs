@@ -15,11 +15,13 @@ use tabuleiro::games::linetris::{Config, Linetris, LinetrisEval, LinetrisOracle,
 use tabuleiro::search::{Policy, SearchLimits};
 
 /// Variant 0 is the shipped evaluation, 1 leaves out the threat analysis, 2 the
-/// bottom-row discount.
+/// bottom-row discount, 3 the fitted row-clear weights (the lines and the discount
+/// instead).
 fn variant(number: u32) -> LinetrisEval {
     LinetrisEval {
         threats: number != 1,
         bottom_discount: number != 2,
+        fitted: number != 3,
     }
 }
 

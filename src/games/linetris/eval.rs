@@ -12,13 +12,16 @@
 //!   worth more, two threats of one side stacked in a column are nearly decisive, and
 //!   a threat right above an opponent's threat is worth little (the opponent claims
 //!   the lower cell first).
-//! - Linetris (RowClear on): a nearly full bottom row is about to vanish, taking every
-//!   line through it; such lines count for less (a half with two cells of the bottom
-//!   row empty, a quarter with one).
+//! - Linetris (RowClear on), the lines evaluation: a nearly full bottom row is about to
+//!   vanish, taking every line through it; such lines count for less (a half with two
+//!   cells of the bottom row empty, a quarter with one).
 //!
-//! Connect Four (RowClear off) uses the threat analysis; Linetris (RowClear on) uses
-//! lines only, with the bottom-row discount, because that is what won in games
-//! (`docs/experiments/linetris.md`).
+//! Connect Four (RowClear off) uses the lines and the threat analysis. Linetris
+//! (RowClear on) uses weights fitted to the row clear 5×5 table's exact values
+//! ([`FITTED`], the terms of [`features`]: lines by count and by the bottom row's open
+//! cells, threats by parity, threats that outlive a clear, stacked threats, pieces in
+//! the bottom row, the opponent's playable threat), which beat the lines evaluation
+//! with the bottom-row discount in games (`docs/experiments/linetris.md`).
 
 use super::{Linetris, Move};
 use crate::game::{Game, Player};
@@ -32,6 +35,9 @@ pub struct LinetrisEval {
     pub threats: bool,
     /// The bottom-row discount (Linetris only).
     pub bottom_discount: bool,
+    /// Linetris: the weights fitted to the row clear's exact values ([`FITTED`])
+    /// instead of the lines and the bottom-row discount.
+    pub fitted: bool,
 }
 
 impl Default for LinetrisEval {
@@ -39,6 +45,7 @@ impl Default for LinetrisEval {
         LinetrisEval {
             threats: true,
             bottom_discount: true,
+            fitted: true,
         }
     }
 }
@@ -126,6 +133,13 @@ pub fn evaluate(s: &Linetris) -> i32 {
 
 /// The evaluation with some terms left out, from the side to move's point of view.
 pub fn evaluate_with(s: &Linetris, terms: &LinetrisEval) -> i32 {
+    if s.rules().row_clear
+        && terms.fitted
+        && let Some(f) = features(s)
+    {
+        let score: i32 = f.iter().zip(&FITTED).map(|(f, w)| f * w).sum();
+        return (score / 4).clamp(-3_000, 3_000);
+    }
     let us = s.side_to_move();
     let them = us.other();
     let own = s.pieces(us);
@@ -159,6 +173,167 @@ pub fn evaluate_with(s: &Linetris, terms: &LinetrisEval) -> i32 {
             - threats(s, them, opp_threats, own_threats, 0);
     }
     score.clamp(-3_000, 3_000)
+}
+
+/// The weights of [`features`] in quarters of the evaluation's unit, fitted to the
+/// row clear 5×5 table's values (`examples/linetris_tune.rs`, docs/experiments/linetris.md).
+pub const FITTED: [i32; FEATURES] = [
+    10, 27, -3, -8, -24, -10, 3, 40, 0, -4, -11, 12, 5, 14, -3, -6, -13, 10, 0, 13, -3, -1, -7,
+    -10, 19, 13, -9, -2, 49, -62, 34, -15, 3, 10, -65, -3,
+];
+
+/// The number of terms of [`features`].
+pub const FEATURES: usize = 36;
+
+/// The names of [`features`]' terms, in order (for the tuning example).
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "own lines 1",
+    "own lines 2",
+    "own lines 3",
+    "opp lines 1",
+    "opp lines 2",
+    "opp lines 3",
+    "own bottom lines 1",
+    "own bottom lines 2",
+    "own bottom lines 3",
+    "opp bottom lines 1",
+    "opp bottom lines 2",
+    "opp bottom lines 3",
+    "own bottom lines 1, 2 open",
+    "own bottom lines 2, 2 open",
+    "own bottom lines 3, 2 open",
+    "opp bottom lines 1, 2 open",
+    "opp bottom lines 2, 2 open",
+    "opp bottom lines 3, 2 open",
+    "own bottom lines 1, 1 open",
+    "own bottom lines 2, 1 open",
+    "own bottom lines 3, 1 open",
+    "opp bottom lines 1, 1 open",
+    "opp bottom lines 2, 1 open",
+    "opp bottom lines 3, 1 open",
+    "own threats, good parity",
+    "own threats, other parity",
+    "opp threats, good parity",
+    "opp threats, other parity",
+    "own threats above the bottom row",
+    "opp threats above the bottom row",
+    "own stacked threats",
+    "opp stacked threats",
+    "own bottom pieces",
+    "opp bottom pieces",
+    "opp playable threat",
+    "bottom row 1 open",
+];
+
+/// The raw terms of a position that is no win next move and not lost at once, from
+/// the side to move's point of view (`None` otherwise; see [`FEATURE_NAMES`]): lines
+/// of four free of the other side by the pieces they hold (those through the bottom
+/// row apart, by how many bottom cells are open: 3 or more, 2, 1), threats not yet
+/// playable (by the row parity of Connect Four theory, whether every cell of the line
+/// lies above the bottom row so that the threat outlives a clear, stacked ones),
+/// pieces in the bottom row, a playable threat of the opponent, a bottom row one
+/// piece from its clear.
+pub fn features(s: &Linetris) -> Option<[i32; FEATURES]> {
+    let us = s.side_to_move();
+    let them = us.other();
+    let own = s.pieces(us);
+    let opp = s.pieces(them);
+    let geo = s.geometry();
+    let mask = own | opp;
+    let playable = geo.playable(mask);
+    let own_threats = geo.winning_cells(own, mask);
+    if own_threats & playable != 0 {
+        return None;
+    }
+    let opp_threats = geo.winning_cells(opp, mask);
+    let opp_now = opp_threats & playable;
+    if opp_now.count_ones() >= 2 || (opp_now != 0 && (opp_now << 1) & opp_threats != 0) {
+        return None;
+    }
+    let mut f = [0; FEATURES];
+    let open_bottom = geo.cols - (mask & geo.bottom).count_ones();
+    let class = match open_bottom {
+        0 | 1 => 2,
+        2 => 1,
+        _ => 0,
+    };
+    for (side, (a, b)) in [(own, opp), (opp, own)].into_iter().enumerate() {
+        let counts = line_counts(s, a, b);
+        for k in 0..3 {
+            f[3 * side + k] = counts[k + 1][0];
+            f[6 + 6 * class + 3 * side + k] = counts[k + 1][1];
+        }
+    }
+    let above = geo.board & !geo.bottom;
+    for (side, player, mine, theirs) in [
+        (0, us, own_threats, opp_threats),
+        (1, them, opp_threats, own_threats),
+    ] {
+        let pieces = if side == 0 { own } else { opp };
+        let waiting = mine & !playable;
+        let good_rows = match player {
+            Player::P1 => row_parity_cells(geo, 0),
+            Player::P2 => row_parity_cells(geo, 1),
+        };
+        f[24 + 2 * side] = (waiting & good_rows).count_ones() as i32;
+        f[25 + 2 * side] = (waiting & !good_rows).count_ones() as i32;
+        let lasting = geo.winning_cells(pieces & above, mask) & above & !playable;
+        f[28 + side] = lasting.count_ones() as i32;
+        f[30 + side] = (waiting & (mine << 1) & !(theirs << 1)).count_ones() as i32;
+        f[32 + side] = (pieces & geo.bottom).count_ones() as i32;
+    }
+    f[34] = i32::from(opp_now != 0);
+    f[35] = i32::from(open_bottom == 1);
+    Some(f)
+}
+
+/// The cells of the rows of one parity: `parity` 0 for rows 1, 3, 5 … counted from 1
+/// at the bottom (indices 0, 2, 4 …), 1 for the others.
+fn row_parity_cells(geo: &super::bits::Geometry<u128>, parity: u32) -> u128 {
+    let mut cells = 0;
+    for row in (parity..geo.rows).step_by(2) {
+        cells |= geo.bottom << row;
+    }
+    cells
+}
+
+/// Lines of four free of `opp` by how many pieces of `own` they hold (0 to 3):
+/// `[lines not through the bottom row, lines through it]`.
+fn line_counts(s: &Linetris, own: u128, opp: u128) -> [[i32; 2]; 4] {
+    let geo = s.geometry();
+    let h = geo.rows;
+    let free = geo.board & !opp;
+    let mut out = [[0; 2]; 4];
+    for (shift, bottom_starts) in [
+        (1, geo.bottom),
+        (h + 1, geo.bottom),
+        (h + 2, geo.bottom),
+        (h, geo.bottom << 3),
+    ] {
+        let open = free & (free >> shift) & (free >> (2 * shift)) & (free >> (3 * shift));
+        if open == 0 {
+            continue;
+        }
+        let (a, b, c, d) = (own, own >> shift, own >> (2 * shift), own >> (3 * shift));
+        let (s1, c1) = (a ^ b, a & b);
+        let (s2, c2) = (c ^ d, c & d);
+        let ones = s1 ^ s2;
+        let carry = s1 & s2;
+        let twos = c1 ^ c2 ^ carry;
+        let fours = (c1 & c2) | ((c1 ^ c2) & carry);
+        let counts = [
+            !ones & !twos & !fours,
+            ones & !twos & !fours,
+            !ones & twos & !fours,
+            ones & twos & !fours,
+        ];
+        for k in 0..4 {
+            let lines = counts[k] & open;
+            out[k][0] += (lines & !bottom_starts).count_ones() as i32;
+            out[k][1] += (lines & bottom_starts).count_ones() as i32;
+        }
+    }
+    out
 }
 
 /// Lines of four free of `opp`, weighted by the pieces of `own` they hold; lines
@@ -376,6 +551,51 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn features_are_left_out_where_the_score_is_exact_and_mirror() {
+        // Random row-clear games: no terms exactly where the lines evaluation scores a
+        // win next move or a loss; the mirror image has the same terms and score.
+        let mut rng = crate::rng::Xorshift::new(11);
+        let old = LinetrisEval {
+            fitted: false,
+            ..LinetrisEval::default()
+        };
+        let mut seen = 0;
+        for _ in 0..200 {
+            let mut s = Linetris::empty(&Config::default());
+            while s.outcome().is_none() {
+                let exact = matches!(evaluate_with(&s, &old), WIN_NEXT | LOST);
+                let f = features(&s);
+                assert_eq!(f.is_none(), exact, "{}", s.fen());
+                let geo = *s.geometry();
+                let mut mirror = s;
+                mirror.pieces = s.pieces.map(|p| geo.mirror(p));
+                assert_eq!(features(&mirror), f, "{}", s.fen());
+                assert_eq!(evaluate(&mirror), evaluate(&s), "{}", s.fen());
+                if let Some(f) = f {
+                    seen += 1;
+                    // Every line is counted once per side, whatever it holds.
+                    assert!(f.iter().all(|&x| x >= 0), "{}", s.fen());
+                }
+                let mut moves = Vec::new();
+                s.generate_moves(&mut moves);
+                s.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(seen > 1_000, "{seen}");
+    }
+
+    #[test]
+    fn lasting_and_stacked_threats_are_counted() {
+        // x (to move) threatens column 4 row 3 with three on row 3 (rows 2 and up),
+        // above the bottom row, and not playable (column 4 holds one piece).
+        let s = fen("7/7/7/xxx4/ooo4/xoxo3 x 10", true);
+        let f = features(&s).unwrap();
+        assert_eq!(f[28], 1, "{f:?}");
+        // o's three on row 2 is a threat at column 4 row 2, playable: forced.
+        assert_eq!(f[34], 1, "{f:?}");
     }
 
     #[test]
