@@ -1003,7 +1003,7 @@ fn a_search_on_a_tiny_clock_answers_in_time() {
 /// it can), where walling in is common.
 #[test]
 fn the_walling_in_move_is_the_first_found_by_playing_every_move() {
-    use tabuleiro::games::fabrik::eval::wall_in_move;
+    use tabuleiro::games::fabrik::eval::{wall_in_move, wall_in_move_by_generation};
     let mut rng = Xorshift::new(509);
     let (mut found, mut none) = (0, 0);
     let mut moves = Vec::new();
@@ -1012,6 +1012,12 @@ fn the_walling_in_move_is_the_first_found_by_playing_every_move() {
         let cramp = game % 2 == 1;
         let mut state = Fabrik::start(&config);
         while state.outcome().is_none() {
+            assert_eq!(
+                wall_in_move(&state),
+                wall_in_move_by_generation(&state),
+                "{}",
+                state.fen()
+            );
             moves.clear();
             state.generate_moves(&mut moves);
             // A move that makes a line ends the game, so its child tells nothing of the

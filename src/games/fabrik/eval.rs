@@ -376,6 +376,54 @@ pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
     None
 }
 
+/// [`wall_in_move`] as it was before it pruned the placement squares first: the same
+/// tests on every relocation the move generator enumerates (a sight set for each
+/// placement square). The same answer, slower; kept as the yardstick and a test oracle.
+pub fn wall_in_move_by_generation(position: &Fabrik) -> Option<Move> {
+    if position.phase() != Phase::Play {
+        return None;
+    }
+    let g = geometry();
+    let empty = position.empty();
+    let (a, b) = two_squares(position.workers());
+    let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
+    if three_or_more(open_a) && three_or_more(open_b) {
+        return None;
+    }
+    let walls_in = |mv: Move| {
+        let mut child = *position;
+        child.play(mv);
+        !child.has_move()
+    };
+    // The relocations as the move generator sees them: the worker moved, the square
+    // placed on, and the squares the worker may go to for that.
+    let mut found = None;
+    position.each_relocation(g, |relocation, targets| {
+        found = match relocation {
+            None => super::squares(targets)
+                .map(Move::place)
+                .find(|&mv| (open_a | open_b) & !bit(mv.square()) == 0 && walls_in(mv)),
+            Some((moved, s)) => {
+                let open_fixed = if moved == a { open_b } else { open_a };
+                let left = open_fixed & !bit(s);
+                let targets = match left.count_ones() {
+                    0 => targets,
+                    1 => targets & left,
+                    _ => 0,
+                };
+                super::squares(targets)
+                    .find(|&t| {
+                        g.open_beside(t, empty) & !bit(s) == 0
+                            && walls_in(Move::relocate(moved, t, s))
+                    })
+                    .map(|t| Move::relocate(moved, t, s))
+            }
+        };
+        found.is_none()
+    });
+    found
+}
+
 /// The squares of the board with three or more neighbours in `set`.
 #[inline(always)]
 fn at_least_three(set: Bb, board: Bb) -> Bb {
