@@ -996,3 +996,95 @@ fn a_search_on_a_tiny_clock_answers_in_time() {
         "slowest answer {slowest:?}"
     );
 }
+
+/// `wall_in_move` answers the first walling-in move in the move generator's order, as
+/// playing every move finds it: on random games of every size and line length, and on
+/// games whose moves are chosen to cramp the workers (the stone next to a worker when
+/// it can), where walling in is common.
+#[test]
+fn the_walling_in_move_is_the_first_found_by_playing_every_move() {
+    use tabuleiro::games::fabrik::eval::{wall_in_move, wall_in_move_by_generation};
+    let mut rng = Xorshift::new(509);
+    let (mut found, mut none) = (0, 0);
+    let mut moves = Vec::new();
+    for game in 0..400 {
+        let config = config(7 + (game % 5) as u8, 4 + (game / 5 % 2) as u8);
+        let cramp = game % 2 == 1;
+        let mut state = Fabrik::start(&config);
+        while state.outcome().is_none() {
+            assert_eq!(
+                wall_in_move(&state),
+                wall_in_move_by_generation(&state),
+                "{}",
+                state.fen()
+            );
+            moves.clear();
+            state.generate_moves(&mut moves);
+            // A move that makes a line ends the game, so its child tells nothing of the
+            // workers: positions with one are left to the unit test of the answer alone.
+            let us = state.side_to_move();
+            let mut line = false;
+            let mut first = None;
+            for &mv in &moves {
+                let mut child = state;
+                child.play(mv);
+                if makes_line(&child, us, mv.square()) {
+                    line = true;
+                    break;
+                }
+                if first.is_none() && child.count_moves() == 0 {
+                    first = Some(mv);
+                }
+            }
+            if !line {
+                assert_eq!(wall_in_move(&state), first, "{}", state.fen());
+                if first.is_some() {
+                    found += 1;
+                } else {
+                    none += 1;
+                }
+            }
+            let near: Vec<Move> = if cramp {
+                let workers = state.workers();
+                moves
+                    .iter()
+                    .copied()
+                    .filter(|mv| {
+                        mv.kind() == MoveKind::Place && {
+                            let (f, r) = (mv.square() % 11, mv.square() / 11);
+                            (0..121).any(|w: usize| {
+                                workers >> w & 1 == 1
+                                    && (w % 11).abs_diff(f) <= 1
+                                    && (w / 11).abs_diff(r) <= 1
+                            })
+                        }
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let pool = if near.is_empty() { &moves } else { &near };
+            state.play(pool[rng.index(pool.len())]);
+        }
+    }
+    assert!(found > 300 && none > 3000, "found {found}, none {none}");
+}
+
+/// Whether `player` has a line of the line length through `square` (walked one square
+/// at a time).
+fn makes_line(state: &Fabrik, player: Player, square: usize) -> bool {
+    let own = state.stones(player);
+    let size = state.size() as i32;
+    let at = |f: i32, r: i32| {
+        (0..size).contains(&f) && (0..size).contains(&r) && own >> (r * 11 + f) & 1 == 1
+    };
+    let (f, r) = ((square % 11) as i32, (square / 11) as i32);
+    [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(df, dr)| {
+        let run = |sign: i32| {
+            (1..)
+                .take_while(|&k| at(f + sign * k * df, r + sign * k * dr))
+                .count() as u32
+        };
+        1 + run(1) + run(-1) >= state.line_length()
+    })
+}

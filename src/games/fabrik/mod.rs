@@ -376,11 +376,32 @@ impl Fabrik {
         match self.phase() {
             Phase::Workers => self.empty() != 0,
             Phase::Choose => true,
-            Phase::Play if self.beside_a_worker_with_room() => true,
-            Phase::FirstStone | Phase::Play => {
-                !self.each_relocation(geometry(), |_, placeable| placeable == 0)
+            Phase::FirstStone => self.placeable() != 0,
+            Phase::Play => self.beside_a_worker_with_room() || self.reaches_some_square(),
+        }
+    }
+
+    /// Whether the side to move can place a stone somewhere in the play phase, with or
+    /// without a worker move: [`eval::reach`] not empty, asked square by square with
+    /// no sight set but the workers' two. A square `s` is reachable by moving worker
+    /// `m` while `f` stays when `f` sees it through the stones (and `m`'s square) and
+    /// one of its neighbours is empty (or is `m`) and not on the way to `f`: `m` goes
+    /// there, or stays. Where no square is (a side walled in), the move generator's
+    /// walk would compute a sight set for every square `f` sees.
+    fn reaches_some_square(&self) -> bool {
+        let g = geometry();
+        let stones = self.stones[0] | self.stones[1];
+        let empty = self.empty();
+        let (a, b) = two_squares(self.workers);
+        for (moved, fixed) in [(a, b), (b, a)] {
+            let landing = empty | bit(moved);
+            if squares(g.sight(fixed, stones) & landing)
+                .any(|s| g.neighbours[s] & landing & !g.between(s, fixed) != 0)
+            {
+                return true;
             }
         }
+        false
     }
 
     /// Whether an empty square beside a worker has an empty square beside it: then the
