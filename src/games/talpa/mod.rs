@@ -39,7 +39,10 @@ use crate::game::{
 use crate::hash::SplitMix64;
 
 use crate::search::Strategy;
-pub use eval::{EvalParams, TalpaEval, UNREACHABLE, evaluate_with, safe_removals, separation};
+pub use eval::{
+    EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, evaluate_with, safe_captures, safe_removals,
+    separation,
+};
 pub use oracle::TalpaOracle;
 
 /// Smallest board side.
