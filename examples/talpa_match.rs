@@ -60,6 +60,7 @@ const VARIANTS: [(&str, EvalParams); 10] = [
             removal_walls: false,
             touching: 0,
             walled: 0,
+            safe_captures: 0,
         },
     ),
     (

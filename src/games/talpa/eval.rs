@@ -42,6 +42,9 @@ pub struct EvalParams {
     /// Score per unit of the separation difference where only own pieces can be
     /// crossed (enemy pieces are walls), in the capture phase.
     pub walled: i32,
+    /// Score per safe capture square more than the opponent's, in the capture phase
+    /// ([`safe_captures`]).
+    pub safe_captures: i32,
 }
 
 impl EvalParams {
@@ -54,6 +57,7 @@ impl EvalParams {
         removal_walls: false,
         touching: 15,
         walled: 0,
+        safe_captures: 0,
     };
 }
 
@@ -126,6 +130,21 @@ pub fn safe_removals(position: &Talpa, player: Player) -> (u32, bool) {
         }
     }
     (safe, wins)
+}
+
+/// The squares `player` can empty by a capture (its pieces touching an enemy piece)
+/// without opening the opponent's path. Emptying a square joins it to the empty regions
+/// beside it, so it opens a path of the opponent's when it lies on, or beside an empty
+/// region reaching, each of the opponent's two edges: two flood fills for all squares
+/// at once. A side to move in the capture phase with none of them loses at once.
+pub fn safe_captures(position: &Talpa, player: Player) -> u128 {
+    let g = position.geometry();
+    let empty = position.empty();
+    let movable = position.pieces(player) & g.grow(position.pieces(player.other()));
+    let (a, b) = g.edges(player.other());
+    let near_a = g.grow(g.flood(a & empty, empty)) | a;
+    let near_b = g.grow(g.flood(b & empty, empty)) | b;
+    movable & !(near_a & near_b)
 }
 
 /// The evaluation as a value: its weights.
@@ -215,6 +234,11 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
             let ours = (own & g.grow(enemy)).count_ones() as i32;
             let theirs = (enemy & g.grow(own)).count_ones() as i32;
             score += params.touching * (ours - theirs);
+        }
+        if params.safe_captures != 0 {
+            let ours = safe_captures(position, us).count_ones() as i32;
+            let theirs = safe_captures(position, them).count_ones() as i32;
+            score += params.safe_captures * (ours - theirs);
         }
         if params.walled != 0 {
             let ours = separation(position, us, 0).min(cap) as i32;
@@ -317,5 +341,44 @@ mod tests {
             }
         }
         assert!(wins > 50, "{wins}");
+    }
+
+    #[test]
+    fn safe_captures_are_the_captures_that_do_not_lose_at_once() {
+        // Random games on 4×4, 6×6 and 8×8: in the capture phase, a capture loses at
+        // once (the opponent's path opens) exactly when it leaves a square that
+        // `safe_captures` does not list; and every listed square has a capture.
+        let mut rng = crate::rng::Xorshift::new(17);
+        let (mut safe, mut unsafe_) = (0, 0);
+        for size in [4, 6, 8] {
+            for _ in 0..100 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                while s.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    let us = s.side_to_move();
+                    if s.in_capture_phase() {
+                        let listed = safe_captures(&s, us);
+                        let mut leaves = 0u128;
+                        for &mv in &moves {
+                            let bit = 1u128 << mv.emptied();
+                            leaves |= bit;
+                            let mut child = s;
+                            child.play(mv);
+                            let loses = child.outcome() == Some(Outcome::Win(us.other()));
+                            assert_eq!(loses, listed & bit == 0, "{} {mv:?}", s.fen());
+                            if loses {
+                                unsafe_ += 1;
+                            } else {
+                                safe += 1;
+                            }
+                        }
+                        assert_eq!(listed & !leaves, 0, "{}", s.fen());
+                    }
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(safe > 1000 && unsafe_ > 50, "{safe} {unsafe_}");
     }
 }

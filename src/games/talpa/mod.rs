@@ -39,7 +39,10 @@ use crate::game::{
 use crate::hash::SplitMix64;
 
 use crate::search::Strategy;
-pub use eval::{EvalParams, TalpaEval, UNREACHABLE, evaluate_with, safe_removals, separation};
+pub use eval::{
+    EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, evaluate_with, safe_captures, safe_removals,
+    separation,
+};
 pub use oracle::TalpaOracle;
 
 /// Smallest board side.
@@ -595,15 +598,61 @@ impl Strategy for Talpa {
     /// beat a twenty-fifth in games (docs/strength.md, "Time").
     const MOVES_TO_GO: u64 = 15;
 
+    /// The moves the side to move has left, told by the squares emptied (one a ply):
+    /// on 8×8 the engines' games are decided by about the 32nd empty square, after
+    /// which the proving search plays at once, so the clock is shared among the moves
+    /// before it rather than kept for moves that cost nothing; on smaller boards by as
+    /// many plies fewer as they have squares. At least [`MIN_MOVES_TO_GO`], at most
+    /// [`Strategy::MOVES_TO_GO`].
+    fn moves_to_go(&self) -> u64 {
+        let squares = (self.size() * self.size()) as u64;
+        let end = END_EMPTY_8 * squares / 64;
+        let emptied = u64::from(self.empty().count_ones());
+        let left = end.saturating_sub(emptied) / 2;
+        left.clamp(MIN_MOVES_TO_GO, Self::MOVES_TO_GO)
+    }
+
     /// `Tablebase`: the exact knowledge of the oracle, on or off.
     fn engine_options() -> &'static [OptionSpec] {
         crate::search::TABLEBASE
     }
 }
 
+/// The empty squares by which an 8×8 game is taken to be decided, for the clock
+/// ([`Strategy::moves_to_go`]).
+const END_EMPTY_8: u64 = 32;
+/// The fewest moves a side is taken to have left: it keeps that many moves' overhead in
+/// reserve however long the game goes.
+const MIN_MOVES_TO_GO: u64 = 4;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clock_share_grows_as_squares_empty() {
+        let mut position = start(8);
+        assert_eq!(position.moves_to_go(), 15);
+        for mv in [
+            "d5d4", "e3e2", "e4e5", "c5c6", "c8c7", "f4f5", "c7c6", "h4h5",
+        ] {
+            position.play(position.legal_move(mv).unwrap());
+        }
+        // 8 squares emptied: 12 moves left until the 32nd.
+        assert_eq!(position.moves_to_go(), 12);
+        // 30 squares emptied (the first 34 squares occupied): the floor.
+        let late = Talpa::from_parts(
+            8,
+            (1 << 17) - 1,
+            ((1 << 34) - 1) & !((1 << 17) - 1),
+            Player::P1,
+            30,
+        );
+        assert_eq!(late.empty().count_ones(), 30);
+        assert_eq!(late.moves_to_go(), MIN_MOVES_TO_GO);
+        // 6×6: decided by about the 18th empty square.
+        assert_eq!(start(6).moves_to_go(), 9);
+    }
 
     fn config(size: &str) -> Result<Config, String> {
         crate::options::config_from_pairs::<Talpa>(&[("Size", size)])
