@@ -304,17 +304,20 @@ fn line_counts(s: &Linetris, own: u128, opp: u128) -> [[i32; 2]; 4] {
     let h = geo.rows;
     let free = geo.board & !opp;
     let mut out = [[0; 2]; 4];
+    // (shift, the start cells of the lines that use the bottom row)
     for (shift, bottom_starts) in [
         (1, geo.bottom),
         (h + 1, geo.bottom),
         (h + 2, geo.bottom),
         (h, geo.bottom << 3),
     ] {
+        // Bit i: the cells i, i+shift, i+2·shift, i+3·shift are all free.
         let open = free & (free >> shift) & (free >> (2 * shift)) & (free >> (3 * shift));
         if open == 0 {
             continue;
         }
         let (a, b, c, d) = (own, own >> shift, own >> (2 * shift), own >> (3 * shift));
+        // A bit-parallel count of our pieces in each line: ones, twos, fours.
         let (s1, c1) = (a ^ b, a & b);
         let (s2, c2) = (c ^ d, c & d);
         let ones = s1 ^ s2;
@@ -339,44 +342,10 @@ fn line_counts(s: &Linetris, own: u128, opp: u128) -> [[i32; 2]; 4] {
 /// Lines of four free of `opp`, weighted by the pieces of `own` they hold; lines
 /// through the bottom row count `bottom_quarters` quarters.
 fn lines(s: &Linetris, own: u128, opp: u128, bottom_quarters: i32) -> i32 {
-    let geo = s.geometry();
-    let h = geo.rows;
-    let free = geo.board & !opp;
-    let mut total = 0;
-    // (shift, the start cells of the lines that use the bottom row)
-    for (shift, bottom_starts) in [
-        (1, geo.bottom),
-        (h + 1, geo.bottom),
-        (h + 2, geo.bottom),
-        (h, geo.bottom << 3),
-    ] {
-        // Bit i: the cells i, i+shift, i+2·shift, i+3·shift are all free.
-        let open = free & (free >> shift) & (free >> (2 * shift)) & (free >> (3 * shift));
-        if open == 0 {
-            continue;
-        }
-        let (a, b, c, d) = (own, own >> shift, own >> (2 * shift), own >> (3 * shift));
-        // A bit-parallel count of our pieces in each line: ones, twos, fours.
-        let (s1, c1) = (a ^ b, a & b);
-        let (s2, c2) = (c ^ d, c & d);
-        let ones = s1 ^ s2;
-        let carry = s1 & s2;
-        let twos = c1 ^ c2 ^ carry;
-        let fours = (c1 & c2) | ((c1 ^ c2) & carry);
-        let counts = [
-            0,
-            ones & !twos & !fours,
-            !ones & twos & !fours,
-            ones & twos & !fours,
-        ];
-        for k in 1..4 {
-            let lines = counts[k] & open;
-            let weight = LINE_WEIGHTS[k];
-            let low = (lines & bottom_starts).count_ones() as i32;
-            let high = (lines & !bottom_starts).count_ones() as i32;
-            total += weight * (4 * high + bottom_quarters * low);
-        }
-    }
+    let counts = line_counts(s, own, opp);
+    let total: i32 = (1..4)
+        .map(|k| LINE_WEIGHTS[k] * (4 * counts[k][0] + bottom_quarters * counts[k][1]))
+        .sum();
     total / 4
 }
 
