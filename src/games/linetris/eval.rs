@@ -126,6 +126,55 @@ const LOST: i32 = -4_500;
 /// Weights of a line free of the opponent with 1, 2 and 3 of our pieces.
 const LINE_WEIGHTS: [i32; 4] = [0, 1, 5, 20];
 
+/// The pieces and threats both evaluations start from.
+struct Board {
+    us: Player,
+    them: Player,
+    own: u128,
+    opp: u128,
+    mask: u128,
+    playable: u128,
+    own_threats: u128,
+    opp_threats: u128,
+    /// The opponent's playable winning cells.
+    opp_now: u128,
+}
+
+impl Board {
+    /// The board of `s`, or its exact score when the side to move wins next move
+    /// ([`WIN_NEXT`]) or cannot stop the opponent's win ([`LOST`]: two playable winning
+    /// cells, or one with another right above it).
+    fn read(s: &Linetris) -> Result<Board, i32> {
+        let us = s.side_to_move();
+        let them = us.other();
+        let own = s.pieces(us);
+        let opp = s.pieces(them);
+        let geo = s.geometry();
+        let mask = own | opp;
+        let playable = geo.playable(mask);
+        let own_threats = geo.winning_cells(own, mask);
+        if own_threats & playable != 0 {
+            return Err(WIN_NEXT);
+        }
+        let opp_threats = geo.winning_cells(opp, mask);
+        let opp_now = opp_threats & playable;
+        if opp_now.count_ones() >= 2 || (opp_now != 0 && (opp_now << 1) & opp_threats != 0) {
+            return Err(LOST);
+        }
+        Ok(Board {
+            us,
+            them,
+            own,
+            opp,
+            mask,
+            playable,
+            own_threats,
+            opp_threats,
+            opp_now,
+        })
+    }
+}
+
 /// The default evaluation, from the side to move's point of view.
 pub fn evaluate(s: &Linetris) -> i32 {
     evaluate_with(s, &LinetrisEval::default())
@@ -140,22 +189,21 @@ pub fn evaluate_with(s: &Linetris, terms: &LinetrisEval) -> i32 {
         let score: i32 = f.iter().zip(&FITTED).map(|(f, w)| f * w).sum();
         return (score / 4).clamp(-3_000, 3_000);
     }
-    let us = s.side_to_move();
-    let them = us.other();
-    let own = s.pieces(us);
-    let opp = s.pieces(them);
+    let Board {
+        us,
+        them,
+        own,
+        opp,
+        mask,
+        playable: _,
+        own_threats,
+        opp_threats,
+        opp_now,
+    } = match Board::read(s) {
+        Ok(board) => board,
+        Err(score) => return score,
+    };
     let geo = s.geometry();
-    let mask = own | opp;
-    let playable = geo.playable(mask);
-    let own_threats = geo.winning_cells(own, mask);
-    if own_threats & playable != 0 {
-        return WIN_NEXT;
-    }
-    let opp_threats = geo.winning_cells(opp, mask);
-    let opp_now = opp_threats & playable;
-    if opp_now.count_ones() >= 2 || (opp_now != 0 && (opp_now << 1) & opp_threats != 0) {
-        return LOST;
-    }
     // How much lines through the bottom row count, in quarters.
     let row_clear = s.rules().row_clear;
     let bottom_filled = (mask & geo.bottom).count_ones();
@@ -234,22 +282,18 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// pieces in the bottom row, a playable threat of the opponent, a bottom row one
 /// piece from its clear.
 pub fn features(s: &Linetris) -> Option<[i32; FEATURES]> {
-    let us = s.side_to_move();
-    let them = us.other();
-    let own = s.pieces(us);
-    let opp = s.pieces(them);
+    let Board {
+        us,
+        them,
+        own,
+        opp,
+        mask,
+        playable,
+        own_threats,
+        opp_threats,
+        opp_now,
+    } = Board::read(s).ok()?;
     let geo = s.geometry();
-    let mask = own | opp;
-    let playable = geo.playable(mask);
-    let own_threats = geo.winning_cells(own, mask);
-    if own_threats & playable != 0 {
-        return None;
-    }
-    let opp_threats = geo.winning_cells(opp, mask);
-    let opp_now = opp_threats & playable;
-    if opp_now.count_ones() >= 2 || (opp_now != 0 && (opp_now << 1) & opp_threats != 0) {
-        return None;
-    }
     let mut f = [0; FEATURES];
     let open_bottom = geo.cols - (mask & geo.bottom).count_ones();
     let class = match open_bottom {
