@@ -310,6 +310,93 @@ pub fn can_leave_no_move(position: &Fabrik) -> bool {
     wall_in_move(position).is_some()
 }
 
+/// Where every search for walling-in moves starts: the workers and the open squares
+/// beside each ([`Geometry::open_beside`]). A move walls the workers in only if it fills
+/// every open square beside the worker that stays and beside the moved worker's landing
+/// (see [`can_leave_no_move`]): [`WallInStart::of`] is `None` when no move can (not the
+/// play phase, or three open squares beside both workers), and
+/// [`WallInStart::candidates`] keeps the moves of one relocation that pass the test.
+pub(super) struct WallInStart<'p> {
+    pub position: &'p Fabrik,
+    pub g: &'static Geometry,
+    pub empty: Bb,
+    pub a: usize,
+    pub b: usize,
+    pub open_a: Bb,
+    pub open_b: Bb,
+}
+
+impl<'p> WallInStart<'p> {
+    pub(super) fn of(position: &'p Fabrik) -> Option<Self> {
+        if position.phase() != Phase::Play {
+            return None;
+        }
+        let g = geometry();
+        let empty = position.empty();
+        let (a, b) = two_squares(position.workers());
+        let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
+        if three_or_more(open_a) && three_or_more(open_b) {
+            return None;
+        }
+        Some(WallInStart {
+            position,
+            g,
+            empty,
+            a,
+            b,
+            open_a,
+            open_b,
+        })
+    }
+
+    /// Whether `mv` leaves the opponent no placeable square.
+    pub(super) fn walls_in(&self, mv: Move) -> bool {
+        let mut child = *self.position;
+        child.play(mv);
+        !child.has_move()
+    }
+
+    /// Of the moves of one relocation as the move generator gives it (`relocation`: the
+    /// worker moved and the square placed on, or none; `targets`: the placement squares,
+    /// or the worker's destinations), the squares of those that fill the open squares
+    /// the test asks for: only they may wall in.
+    pub(super) fn candidates(&self, relocation: Option<(usize, usize)>, targets: Bb) -> Bb {
+        let g = self.g;
+        match relocation {
+            None => {
+                let open = self.open_a | self.open_b;
+                if open == 0 {
+                    targets
+                } else if two_or_more(open) {
+                    0
+                } else {
+                    targets & open
+                }
+            }
+            Some((moved, s)) => {
+                let open_fixed = if moved == self.a {
+                    self.open_b
+                } else {
+                    self.open_a
+                };
+                let left = open_fixed & !bit(s);
+                let targets = match left.count_ones() {
+                    0 => targets,
+                    1 => targets & left,
+                    _ => 0,
+                };
+                let mut kept = 0;
+                for t in super::squares(targets) {
+                    if g.open_beside(t, self.empty) & !bit(s) == 0 {
+                        kept |= bit(t);
+                    }
+                }
+                kept
+            }
+        }
+    }
+}
+
 /// A move of the side to move after which the opponent has no placeable square, if
 /// there is one (see [`can_leave_no_move`]): the first such move in the move
 /// generator's order.
@@ -322,21 +409,17 @@ pub fn can_leave_no_move(position: &Fabrik) -> bool {
 /// squares that keep a candidate landing get their sight set; in cramped positions
 /// that is a few of the ~80 the generator computes.
 pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
-    if position.phase() != Phase::Play {
-        return None;
-    }
-    let g = geometry();
-    let empty = position.empty();
-    let (a, b) = two_squares(position.workers());
-    let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
-    if three_or_more(open_a) && three_or_more(open_b) {
-        return None;
-    }
-    let walls_in = |mv: Move| {
-        let mut child = *position;
-        child.play(mv);
-        !child.has_move()
-    };
+    let start = WallInStart::of(position)?;
+    let WallInStart {
+        g,
+        empty,
+        a,
+        b,
+        open_a,
+        open_b,
+        ..
+    } = start;
+    let walls_in = |mv: Move| start.walls_in(mv);
     let stones = position.stones[0] | position.stones[1];
     let occupied = stones | position.workers();
     // Placements without a worker move: the stone fills every open square beside both.
@@ -391,44 +474,17 @@ pub fn wall_in_move(position: &Fabrik) -> Option<Move> {
 /// tests on every relocation the move generator enumerates (a sight set for each
 /// placement square). The same answer, slower; kept as the yardstick and a test oracle.
 pub fn wall_in_move_by_generation(position: &Fabrik) -> Option<Move> {
-    if position.phase() != Phase::Play {
-        return None;
-    }
-    let g = geometry();
-    let empty = position.empty();
-    let (a, b) = two_squares(position.workers());
-    let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
-    if three_or_more(open_a) && three_or_more(open_b) {
-        return None;
-    }
-    let walls_in = |mv: Move| {
-        let mut child = *position;
-        child.play(mv);
-        !child.has_move()
-    };
+    let start = WallInStart::of(position)?;
     // The relocations as the move generator sees them: the worker moved, the square
     // placed on, and the squares the worker may go to for that.
     let mut found = None;
-    position.each_relocation(g, |relocation, targets| {
+    position.each_relocation(start.g, |relocation, targets| {
+        let candidates = super::squares(start.candidates(relocation, targets));
         found = match relocation {
-            None => super::squares(targets)
-                .map(Move::place)
-                .find(|&mv| (open_a | open_b) & !bit(mv.square()) == 0 && walls_in(mv)),
-            Some((moved, s)) => {
-                let open_fixed = if moved == a { open_b } else { open_a };
-                let left = open_fixed & !bit(s);
-                let targets = match left.count_ones() {
-                    0 => targets,
-                    1 => targets & left,
-                    _ => 0,
-                };
-                super::squares(targets)
-                    .find(|&t| {
-                        g.open_beside(t, empty) & !bit(s) == 0
-                            && walls_in(Move::relocate(moved, t, s))
-                    })
-                    .map(|t| Move::relocate(moved, t, s))
-            }
+            None => candidates.map(Move::place).find(|&mv| start.walls_in(mv)),
+            Some((moved, s)) => candidates
+                .map(|t| Move::relocate(moved, t, s))
+                .find(|&mv| start.walls_in(mv)),
         };
         found.is_none()
     });

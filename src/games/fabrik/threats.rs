@@ -24,7 +24,7 @@
 //! The answers are the only moves worth searching when the opponent has a four: every
 //! other move loses at once. Tested against brute force in `tests/fabrik.rs`.
 
-use super::eval::{completions, reach_within, roomy_after_some_move, wall_in_move};
+use super::eval::{WallInStart, completions, reach_within, roomy_after_some_move, wall_in_move};
 use super::geometry::{Bb, Geometry, bit, geometry, three_or_more, two_or_more};
 use super::{Fabrik, Move, Phase, squares, two_squares};
 use crate::game::{Game, Player};
@@ -570,30 +570,21 @@ impl WallIns {
             moving: [!0, !0],
             workers: [a, b],
         };
-        if position.winner.is_some() || position.phase() != Phase::Play {
+        if position.winner.is_some() {
             return found;
         }
-        let empty = position.empty();
-        let (open_a, open_b) = (g.open_beside(a, empty), g.open_beside(b, empty));
-        if three_or_more(open_a) && three_or_more(open_b) {
+        let Some(start) = WallInStart::of(position) else {
             return found;
-        }
-        let walls_in = |mv: Move| {
-            let mut child = *position;
-            child.play(mv);
-            !child.has_move()
         };
         // As in `wall_in_move`: a walling-in move fills every open square beside the
         // worker that stays and beside the moved worker's landing.
         let mut counts = [0u32; 3];
         position.each_relocation(g, |relocation, targets| {
+            let candidates = start.candidates(relocation, targets);
             match relocation {
                 None => {
-                    for s in squares(targets) {
-                        if counts[0] < MAX_WALL_INS
-                            && (open_a | open_b) & !bit(s) == 0
-                            && walls_in(Move::place(s))
-                        {
+                    for s in squares(candidates) {
+                        if counts[0] < MAX_WALL_INS && start.walls_in(Move::place(s)) {
                             counts[0] += 1;
                             found.placing &= g.between(a, s) | g.between(b, s) | bit(s);
                         }
@@ -602,17 +593,9 @@ impl WallIns {
                 Some((moved, s)) => {
                     let kind = usize::from(moved == b);
                     let fixed = if moved == a { b } else { a };
-                    let open_fixed = if moved == a { open_b } else { open_a };
-                    let left = open_fixed & !bit(s);
-                    let targets = match left.count_ones() {
-                        0 => targets,
-                        1 => targets & left,
-                        _ => 0,
-                    };
-                    for t in squares(targets) {
+                    for t in squares(candidates) {
                         if counts[1 + kind] < MAX_WALL_INS
-                            && g.open_beside(t, empty) & !bit(s) == 0
-                            && walls_in(Move::relocate(moved, t, s))
+                            && start.walls_in(Move::relocate(moved, t, s))
                         {
                             counts[1 + kind] += 1;
                             found.moving[kind] &=
