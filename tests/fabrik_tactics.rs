@@ -392,6 +392,7 @@ impl tabuleiro::search::Evaluator<Fabrik> for Pruning {
             reduce_from: 2,
             reduce_more_from: 4,
             history: 1_000,
+            full_depth_threats: false,
         }
     }
 }
