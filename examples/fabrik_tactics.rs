@@ -4,8 +4,11 @@
 //! `cargo run --release --example fabrik_tactics -- --movetime MS [--engine PATH]
 //! [--limit K] [--file PATH]` scores an engine on `tests/data/fabrik_tactics.txt`: it
 //! drives the engine's binary over UGI as a user would (`setoption name Size`,
-//! `LineLength`, `position fen …`, `go movetime MS`), so any build can be scored (the
-//! default engine is `target/release/tabuleiro`). It prints the share of positions where
+//! `LineLength`, `uginewgame`, `isready`, `position fen …`, `go movetime MS`), so any
+//! build can be scored (the default engine is `target/release/tabuleiro`). `--cold`
+//! leaves out the `isready`: the first search after a new board then also pays for
+//! readying the engine's tables, which at 30 ms costs it most of its time. `--depth D`
+//! plays `go depth D` instead of a movetime: the same moves on any machine. It prints the share of positions where
 //! the engine played a move of the recorded set, by board and kind, every failure, and
 //! how many won positions it turned into lost ones: after its move the opponent wins by
 //! force within the position's N plies, re-proven here by the full-width prover.
@@ -605,13 +608,26 @@ impl Engine {
     }
 
     /// The engine's move in `fen` at `movetime` ms.
-    fn best_move(&mut self, entry: &Entry, movetime: u64) -> Result<String, String> {
+    fn best_move(
+        &mut self,
+        entry: &Entry,
+        movetime: u64,
+        depth: Option<u32>,
+        cold: bool,
+    ) -> Result<String, String> {
         self.send(&format!("setoption name Size value {}", entry.size))?;
         self.send(&format!(
             "setoption name LineLength value {}",
             entry.line_length
         ))?;
         self.send("uginewgame")?;
+        // As a referee does before a game's first `go`: a new Size or LineLength makes a
+        // new engine whose tables are readied by `isready`; without it the first search
+        // shares its clock with that work (`--cold`, measured in docs/experiments).
+        if !cold {
+            self.send("isready")?;
+            self.wait_for("readyok")?;
+        }
         self.send(&format!("position fen {}", entry.fen))?;
         // The engine must hold the very position: a refused FEN or option would
         // otherwise score the start position.
@@ -621,7 +637,10 @@ impl Engine {
         if board(echoed.trim_start_matches("response")) != board(&entry.fen) {
             return Err(format!("the engine holds {echoed}, not {}", entry.fen));
         }
-        self.send(&format!("go movetime {movetime}"))?;
+        match depth {
+            Some(depth) => self.send(&format!("go depth {depth}"))?,
+            None => self.send(&format!("go movetime {movetime}"))?,
+        }
         let line = self.wait_for("bestmove")?;
         Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
     }
@@ -650,20 +669,26 @@ fn score(args: &[String]) -> Result<(), String> {
         concat!(env!("CARGO_MANIFEST_DIR"), "/target/release/tabuleiro").to_string()
     });
     let limit: usize = arg(args, "--limit").unwrap_or(usize::MAX);
+    let cold = args.iter().any(|a| a == "--cold");
+    let depth: Option<u32> = arg(args, "--depth");
     let file: String = arg(args, "--file").unwrap_or_else(|| DATA.to_string());
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
     let suite = read_suite(&text)?;
     let mut engine = Engine::start(&engine_path)?;
     let mut tallies: std::collections::BTreeMap<(u8, u8, String), Tally> = Default::default();
     let clock = Instant::now();
-    println!("# {engine_path} at go movetime {movetime} on {file}");
+    println!(
+        "# {engine_path} at go {} on {file}{}",
+        depth.map_or(format!("movetime {movetime}"), |d| format!("depth {d}")),
+        if cold { " (cold: no isready)" } else { "" }
+    );
     for (index, entry) in suite.iter().take(limit).enumerate() {
         let config = Config {
             size: entry.size,
             line_length: entry.line_length,
         };
         let pos = Fabrik::from_fen(&config, &entry.fen).map_err(|e| e.to_string())?;
-        let played = engine.best_move(entry, movetime)?;
+        let played = engine.best_move(entry, movetime, depth, cold)?;
         let parsed = pos.legal_move(&played);
         let canonical = parsed.as_ref().map(|&mv| pos.format_move(mv));
         let solved = canonical

@@ -1183,8 +1183,14 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             }
             let flips = child.side_to_move() != us;
             let quiet = key < 1 << 24;
-            // Late moves in deep nodes are first searched one ply shallower.
-            let reduction = if self.reductions && index >= 3 && depth >= select.reduce_from && quiet
+            // Late moves in deep nodes are first searched one ply shallower; where the
+            // game asks, not a move that threatens to win next turn (reduced, its win
+            // would fall below the horizon and the move look quiet).
+            let reduction = if self.reductions
+                && index >= 3
+                && depth >= select.reduce_from
+                && quiet
+                && !(select.full_depth_threats && self.eval.threatened(&child))
             {
                 if select.reduce_more_from > 0 && index >= select.reduce_more_from && depth >= 4 {
                     2

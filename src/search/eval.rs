@@ -29,6 +29,9 @@ pub struct Selectivity {
     /// How far a quiet move's history of cut-offs moves its ordering key, up or down
     /// (0: no history heuristic).
     pub history: i32,
+    /// Whether a move after which the opponent faces a threat to win at once
+    /// ([`Evaluator::threatened`], asked of the child) is never reduced.
+    pub full_depth_threats: bool,
 }
 
 impl Selectivity {
@@ -39,6 +42,7 @@ impl Selectivity {
         reduce_from: 3,
         reduce_more_from: 0,
         history: 0,
+        full_depth_threats: false,
     };
 }
 

@@ -247,9 +247,12 @@ impl Evaluator<Fabrik> for FabrikEval {
         // Quiet moves ordered by their history of cut-offs beside the hints, and quiet
         // moves from the ninth on two plies shallower at depth 4 or more: won games on
         // the clock (docs/experiments/fabrik.md, fifth pass); pruning and futility lost.
+        // A move that threatens a line is not reduced: reduced, a forced win behind it
+        // was missed (the sixth pass).
         crate::search::eval::Selectivity {
             reduce_more_from: 8,
             history: 100,
+            full_depth_threats: true,
             ..crate::search::eval::Selectivity::NONE
         }
     }
