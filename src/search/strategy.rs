@@ -39,6 +39,14 @@ pub trait Strategy: Game {
         Self::MOVES_TO_GO
     }
 
+    /// A move on the clock may run to 1/`hard_share` of the usable clock (plus half the
+    /// increment; [`super::time::budget_for`]), and an iteration is not started that
+    /// would end past that. A game whose last moves cost nothing (a proving search
+    /// plays them at once) may say less, so that the clock goes to the moves before.
+    fn hard_share(&self) -> u64 {
+        super::time::DEFAULT_HARD_SHARE
+    }
+
     /// Engine options of this game beyond the session's own (Hash, Level, …) and the
     /// rules' ([`Game::option_specs`]): they tune the engine, not the game, so changing
     /// one keeps the position. The oracle reads them by name ([`super::Oracle::set_options`]).

@@ -58,20 +58,23 @@ pub struct Clock {
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;
 /// A search may run to this many times its soft budget when an iteration needs it.
 const HARD_PER_SOFT: u64 = 3;
-/// And never past this share of the usable clock (1/8 of it).
-const HARD_SHARE: u64 = 8;
+/// And never past this share of the usable clock (1/8 of it), unless the game says
+/// otherwise ([`super::Strategy::hard_share`]).
+pub const DEFAULT_HARD_SHARE: u64 = 8;
 /// With the last moves before the control, the share of the clock kept back anyway.
 const LAST_MOVE_RESERVE: u64 = 20;
 
 /// The budget for one move under `clock`, keeping `overhead_ms` per move for the
 /// time lost between the engine and the arena.
 pub fn budget(clock: &Clock, overhead_ms: u64) -> Budget {
-    budget_for(clock, overhead_ms, DEFAULT_MOVES_TO_GO)
+    budget_for(clock, overhead_ms, DEFAULT_MOVES_TO_GO, DEFAULT_HARD_SHARE)
 }
 
 /// [`budget`] for a game in which the mover is assumed to have `moves_left` more moves
-/// when the clock gives no `movestogo`.
-pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64) -> Budget {
+/// when the clock gives no `movestogo`, and whose move may run to 1/`hard_share` of the
+/// usable clock (plus half the increment; at least 2, so a move never takes more than
+/// half of it).
+pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64, hard_share: u64) -> Budget {
     const US: u64 = 1000;
     let mut budget = Budget::default();
     // A clock of increments alone (no time left given): each move has its increment.
@@ -102,7 +105,7 @@ pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64) -> Budget {
                 (time + inc * (moves_to_go - 1)).saturating_sub(overhead * (moves_to_go + 1));
             let floor = usable / (16 * given.unwrap_or(DEFAULT_MOVES_TO_GO));
             let soft = (pool / moves_to_go).min(usable / 2).max(floor);
-            let hard = (soft * HARD_PER_SOFT).min(usable / HARD_SHARE + inc / 2);
+            let hard = (soft * HARD_PER_SOFT).min(usable / hard_share.max(2) + inc / 2);
             // Never past the flag, whatever the increment.
             let hard = hard.max(2 * floor).max(soft).min(usable);
             (soft.min(hard), hard)
@@ -202,7 +205,7 @@ mod tests {
         assert_eq!(b.hard, us(117_600));
         // 15 moves to go (a shorter game): (1000 + 140 - 160) / 15; the hard budget is
         // an eighth of the 990 ms usable plus half the increment.
-        let b = budget_for(&clock(1000, 10), 10, 15);
+        let b = budget_for(&clock(1000, 10), 10, 15, DEFAULT_HARD_SHARE);
         assert_eq!(b.soft, us(65_333));
         assert_eq!(b.hard, us(128_750));
         // The hard budget never passes an eighth of the clock (plus half the increment).
@@ -218,15 +221,34 @@ mod tests {
         let b = budget(&clock(100, 0), 10);
         assert_eq!((b.soft, b.hard), (us(225), us(675)));
         // The same reserve in a game of 15 moves to go (after 16 overheads).
-        assert_eq!(budget_for(&clock(100, 0), 10, 15), b);
+        assert_eq!(budget_for(&clock(100, 0), 10, 15, DEFAULT_HARD_SHARE), b);
         let b = budget(&clock(100, 0), 1);
         assert_eq!((b.soft, b.hard), (us(2_960), us(8_880)));
         // With a 1 ms overhead and 15 moves to go, (100 - 16) / 15 soft, an eighth of
         // the 99 ms usable hard.
-        let b = budget_for(&clock(100, 0), 1, 15);
+        let b = budget_for(&clock(100, 0), 1, 15, DEFAULT_HARD_SHARE);
         assert_eq!((b.soft, b.hard), (us(5_600), us(12_375)));
         // An exhausted clock still gives a budget, and never a negative one.
         assert_eq!(budget(&clock(0, 0), 10).hard, ms(0));
+    }
+
+    #[test]
+    fn a_game_may_let_a_move_run_to_a_larger_share_of_the_clock() {
+        // 1 s + 10 ms, 15 moves to go: a quarter of the clock is more than three times
+        // the soft budget, which binds instead.
+        let b = budget_for(&clock(1000, 10), 10, 15, 4);
+        assert_eq!((b.soft, b.hard), (us(65_333), us(195_999)));
+        // 600 ms left, 8 moves to go: (600 + 70 - 90) / 8 soft; an eighth of the 590 ms
+        // usable (plus 5) leaves an iteration little room past it, a quarter twice as much.
+        let b = budget_for(&clock(600, 10), 10, 8, DEFAULT_HARD_SHARE);
+        assert_eq!((b.soft, b.hard), (us(72_500), us(78_750)));
+        let b = budget_for(&clock(600, 10), 10, 8, 4);
+        assert_eq!((b.soft, b.hard), (us(72_500), us(152_500)));
+        // Never more than half the usable clock, whatever the game says.
+        for share in [0, 1, 2] {
+            let b = budget_for(&clock(600, 0), 10, 2, share);
+            assert_eq!(b.hard, us(295_000), "share {share}");
+        }
     }
 
     #[test]

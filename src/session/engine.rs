@@ -347,6 +347,7 @@ impl<G: Strategy> Engine for GameEngine<G> {
                     &clock_of(limits, side),
                     settings.move_overhead_ms,
                     record.state().moves_to_go(),
+                    record.state().hard_share(),
                 )
             }
             _ => time::Budget::default(),

@@ -612,12 +612,22 @@ impl Strategy for Talpa {
         left.clamp(MIN_MOVES_TO_GO, Self::MOVES_TO_GO)
     }
 
+    /// A move may run to a quarter of the usable clock, not an eighth: the games are
+    /// decided by about the 32nd empty square, after which the proving search plays at
+    /// once, and with an eighth the next iteration was not started with half the clock
+    /// still unused at the end of the game.
+    fn hard_share(&self) -> u64 {
+        HARD_SHARE
+    }
+
     /// `Tablebase`: the exact knowledge of the oracle, on or off.
     fn engine_options() -> &'static [OptionSpec] {
         crate::search::TABLEBASE
     }
 }
 
+/// The share of the usable clock a move may run to ([`Strategy::hard_share`]).
+const HARD_SHARE: u64 = 4;
 /// The empty squares by which an 8×8 game is taken to be decided, for the clock
 /// ([`Strategy::moves_to_go`]).
 const END_EMPTY_8: u64 = 32;
@@ -652,6 +662,15 @@ mod tests {
         assert_eq!(late.moves_to_go(), MIN_MOVES_TO_GO);
         // 6×6: decided by about the 18th empty square.
         assert_eq!(start(6).moves_to_go(), 9);
+        // A middle-game move may run to a quarter of the usable clock, not an eighth:
+        // 600 ms + 10 left, 8 moves to go, 10 ms overhead.
+        let clock = crate::search::time::Clock {
+            time: Some(600),
+            inc: Some(10),
+            ..Default::default()
+        };
+        let budget = crate::search::time::budget_for(&clock, 10, 8, start(8).hard_share());
+        assert_eq!(budget.hard, Some(std::time::Duration::from_micros(152_500)));
     }
 
     fn config(size: &str) -> Result<Config, String> {
