@@ -182,6 +182,45 @@ fn a_time_budget_and_the_stop_flag_end_the_search() {
     assert!(result.nodes < 1_000, "{}", result.nodes);
 }
 
+/// Neutreeko's evaluator, but every finished game is worth a quarter to black.
+#[derive(Clone, Debug)]
+struct QuarterToBlack;
+
+impl tabuleiro::search::Evaluator<tabuleiro::games::neutreeko::Neutreeko> for QuarterToBlack {
+    fn evaluate(&mut self, state: &tabuleiro::games::neutreeko::Neutreeko) -> i32 {
+        tabuleiro::games::neutreeko::NeutreekoEval.evaluate(state)
+    }
+
+    fn playout_result(
+        &self,
+        _end: &tabuleiro::games::neutreeko::Neutreeko,
+        _winner: Option<Player>,
+    ) -> f64 {
+        0.25
+    }
+}
+
+#[test]
+fn every_node_is_credited_with_what_the_game_says_an_ending_is_worth() {
+    // The start: black to move, so the root's children are black's moves.
+    let root = fen("1w1w1/2b2/5/2w2/1b1b1 b");
+    let mut mcts = Mcts::new(5, QuarterToBlack);
+    let result = mcts.search(
+        &root,
+        nodes(3_000),
+        Arc::new(AtomicBool::new(false)),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(result.best.is_some());
+    let children = mcts.root_children();
+    assert!(children.iter().map(|c| c.visits).sum::<u32>() >= 2_000);
+    for child in children.iter().filter(|c| c.visits > 0) {
+        let share = child.reward / f64::from(child.visits);
+        assert!((share - 0.25).abs() < 1e-9, "{share}");
+    }
+}
+
 #[test]
 fn a_finished_position_has_no_move() {
     let root = fen("5/5/bbb2/5/w1w1w w 9");

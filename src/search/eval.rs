@@ -7,7 +7,7 @@
 //! a cache of its own (per-position data for move ordering); a searcher on
 //! another thread clones its own.
 
-use crate::game::Game;
+use crate::game::{Game, Player};
 
 /// How much of the tree alpha-beta may leave out or search shallower, per game
 /// ([`Evaluator::selectivity`]). [`Selectivity::NONE`] is the plain search: late quiet
@@ -150,5 +150,17 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
     /// moves, never empty) with the help of `random`. Uniform by default.
     fn playout_move(&mut self, _state: &G, moves: &[G::Move], random: u64) -> G::Move {
         moves[(random % moves.len() as u64) as usize]
+    }
+
+    /// What a game that Monte-Carlo search finished (`end`, won by `winner`; `None` a
+    /// draw) is worth to p1, from 0 to 1: the share of the result each node on the path
+    /// is credited with (p2's is one minus it). A win, a loss, a half by default; a game
+    /// whose matches break ties by how a game ended may give a little of it back.
+    fn playout_result(&self, _end: &G, winner: Option<Player>) -> f64 {
+        match winner {
+            Some(Player::P1) => 1.0,
+            Some(Player::P2) => 0.0,
+            None => 0.5,
+        }
     }
 }

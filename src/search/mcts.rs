@@ -5,7 +5,8 @@
 //! game from there with the evaluator's playout policy ([`Evaluator::playout_move`],
 //! uniform at random unless a game says otherwise) and credits every node on the path with the
 //! result, from the point of view of the player who made the move into that node
-//! (turns need not alternate). Terminal positions are proven values; a node whose
+//! (turns need not alternate): 1 a win, 0 a loss, ½ a draw, unless the game says what
+//! an ending is worth ([`Evaluator::playout_result`]: a match may break ties by it). Terminal positions are proven values; a node whose
 //! side to move has a proven winning move, or only proven losing moves, is proven in
 //! turn, so short forced wins are found exactly and never played around.
 //!
@@ -41,7 +42,8 @@ const REPORT_INTERVAL: u64 = 200_000;
 pub struct RootChild<M> {
     pub mv: M,
     pub visits: u32,
-    /// Sum of the results for the mover: 1 a win, ½ a draw, 0 a loss.
+    /// Sum of the results for the mover: 1 a win, ½ a draw, 0 a loss (less or more
+    /// where the game's [`Evaluator::playout_result`] says so).
     pub reward: f64,
     /// The winner under best play, once proven, and the plies to the end.
     pub proven: Option<Player>,
@@ -55,7 +57,8 @@ struct Node<M> {
     /// The player who made `mv` (for the root: the side not to move).
     mover: Player,
     visits: u32,
-    /// Sum of the results for `mover`: 1 a win, ½ a draw, 0 a loss.
+    /// Sum of the results for `mover`: 1 a win, ½ a draw, 0 a loss (less or more
+    /// where the game's [`Evaluator::playout_result`] says so).
     reward: f64,
     /// The children sit at `first_child .. first_child + children`.
     first_child: u32,
@@ -355,14 +358,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             Some(winner) => Some(winner),
             None => self.expand_and_play(current, &mut state),
         };
-        // Back-propagation.
+        // Back-propagation: the game's worth to p1 of how it ended (for a proven node,
+        // of the position where the proof stands, which is not yet the end).
+        let p1_share = self.eval.playout_result(&state, winner);
         for &index in self.path.iter().rev() {
             let node = &mut self.nodes[index as usize];
             node.visits += 1;
-            node.reward += match winner {
-                Some(w) if w == node.mover => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
+            node.reward += match node.mover {
+                Player::P1 => p1_share,
+                Player::P2 => 1.0 - p1_share,
             };
         }
         // Proofs climb as far as they go.

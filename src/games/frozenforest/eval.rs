@@ -177,6 +177,30 @@ impl Evaluator<FrozenForest> for FrozenForestEval {
     fn playout_move(&mut self, state: &FrozenForest, moves: &[Move], random: u64) -> Move {
         state.playout_choice(moves, random)
     }
+
+    fn playout_result(&self, end: &FrozenForest, winner: Option<Player>) -> f64 {
+        playout_result(end, winner)
+    }
+}
+
+/// How much of a game's result Yuki's Monte-Carlo search gives to the trees he ate.
+/// A match plays each opening twice with the roles swapped and breaks a 1–1 by the
+/// trees eaten (SPEC): Mina wins most games, so most pairs are decided by how long
+/// the losing Yuki lasted. A playout Yuki loses is worth this share of the forest he
+/// ate to him, one he wins as much less (a fast win breaks a tie of two Yuki wins);
+/// below ½, so no loss is ever worth a win.
+pub const TIE_BREAK_SHARE: f64 = 0.4;
+
+/// The worth to Yuki (p1) of a game that ended in `end`, won by `winner`
+/// ([`TIE_BREAK_SHARE`]).
+pub fn playout_result(end: &FrozenForest, winner: Option<Player>) -> f64 {
+    let side = f64::from(end.options().trees);
+    let eaten = (f64::from(end.trees_eaten()) / (side * side).max(1.0)).min(1.0);
+    match winner {
+        Some(Player::P1) => 1.0 - TIE_BREAK_SHARE * eaten,
+        Some(Player::P2) => TIE_BREAK_SHARE * eaten,
+        None => 0.5,
+    }
 }
 
 /// The evaluation in use.
@@ -223,6 +247,39 @@ mod tests {
     fn cell(name: &str) -> usize {
         let bytes = name.as_bytes();
         (name[1..].parse::<usize>().unwrap() - 1) * 10 + (bytes[0] - b'a') as usize
+    }
+
+    #[test]
+    fn yuki_is_credited_with_the_trees_he_ate_but_no_loss_beats_a_win() {
+        let config = Config { trees: 10 };
+        // Yuki on a1, Mina hidden behind trees; then the same with over 40 trees eaten.
+        let fresh = FrozenForest::from_fen(
+            &config,
+            "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/tttttttttt/yttttttttt y 2",
+        )
+        .unwrap();
+        let eaten = FrozenForest::from_fen(
+            &config,
+            "tttttttttt/tttttttttt/tttttttttt/tttttttttt/10/10/10/ttMttt4/tttttttttt/y9 y 60",
+        )
+        .unwrap();
+        assert!(eaten.trees_eaten() >= fresh.trees_eaten() + 40);
+        let (yuki, mina) = (Some(Player::P1), Some(Player::P2));
+        // Losing, the longer resistance is worth more; winning, the faster win.
+        assert!(playout_result(&eaten, mina) > playout_result(&fresh, mina));
+        assert!(playout_result(&eaten, yuki) < playout_result(&fresh, yuki));
+        // No loss is worth a win: not even the whole forest eaten against a win at once.
+        let mut all = eaten;
+        all.trees = 0;
+        assert!(playout_result(&all, mina) < playout_result(&all, yuki));
+        assert!(playout_result(&all, mina) <= TIE_BREAK_SHARE);
+        assert_eq!(playout_result(&fresh, None), 0.5);
+        // The search reads it through the evaluator.
+        let eval = FrozenForestEval::default();
+        assert_eq!(
+            eval.playout_result(&eaten, mina),
+            playout_result(&eaten, mina)
+        );
     }
 
     #[test]

@@ -5,6 +5,9 @@
 //! assumes Mina's best reply, then has nothing to prefer. MCTS estimates his chance of
 //! winning when both sides play about as the playouts below do, so it steers towards the
 //! positions where Mina has the fewest safe hiding places and the most ways to go wrong.
+//! A playout he loses still credits him with a little for every tree he ate by its end
+//! (`eval::TIE_BREAK_SHARE`): a match breaks ties by the trees eaten, so where every move
+//! loses he plays the one that lasts.
 //!
 //! A playout move, for either side:
 //! 1. an immediate win if there is one (Yuki: a step after which Mina has no hidden cell
