@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use super::eval::{Evaluator, Selectivity};
 use super::level::LevelState;
 use super::oracle::Oracle;
+use super::time;
 use super::tt::{Bound, PROVEN, TableError, Tt};
 use super::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Score, SearchLimits, SearchResult};
 use crate::game::{Game, MoveCode, Outcome, Value};
@@ -529,30 +530,21 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
                 break;
             }
             depth = result.depth + 1;
-            // Time: no new iteration past the soft budget, nor one that would end past
-            // the hard limit if it costs as much more than this one as this one did more
-            // than the last (at least twice as much). Without a soft budget (a fixed
-            // time per move) the hard limit is the time to use: the iterations go on
-            // until it stops one, whose best move is played if it beat the last.
+            // Time: a new iteration starts while less than half the soft budget has
+            // passed (`time::next_iteration`), the hard limit cutting it if need be.
+            // Without a soft budget (a fixed time per move) the hard limit is the time to
+            // use: the iterations go on until it stops one, whose best move is played if
+            // it beat the last.
             let this_iteration = iteration_started.elapsed();
             let elapsed = self.started.elapsed();
-            if let Some(soft) = limits.budget.soft {
-                if elapsed >= soft {
-                    break;
-                }
-            } else if limits.budget.hard.is_some() {
-                last_iteration = this_iteration;
-                continue;
-            }
-            if let Some(hard) = limits.budget.hard {
-                let growth = if last_iteration > Duration::ZERO {
-                    (this_iteration.as_secs_f64() / last_iteration.as_secs_f64()).clamp(2.0, 20.0)
-                } else {
-                    2.0
-                };
-                if elapsed + this_iteration.mul_f64(growth) > hard {
-                    break;
-                }
+            if let Some(why) = time::next_iteration(&limits.budget, elapsed) {
+                log::debug!(
+                    "no iteration {depth}: {why:?} at {elapsed:?} (last {this_iteration:?}, \
+                     before {last_iteration:?}; soft {:?}, hard {:?})",
+                    limits.budget.soft,
+                    limits.budget.hard
+                );
+                break;
             }
             last_iteration = this_iteration;
         }

@@ -40,9 +40,9 @@ pub trait Strategy: Game {
     }
 
     /// A move on the clock may run to 1/`hard_share` of the usable clock (plus half the
-    /// increment; [`super::time::budget_for`]), and an iteration is not started that
-    /// would end past that. A game whose last moves cost nothing (a proving search
-    /// plays them at once) may say less, so that the clock goes to the moves before.
+    /// increment; [`super::time::budget_for`]), where an iteration still running is cut.
+    /// A game whose last moves cost nothing (a proving search plays them at once) may say
+    /// less, so that the clock goes to the moves before.
     fn hard_share(&self) -> u64 {
         super::time::DEFAULT_HARD_SHARE
     }

@@ -6,7 +6,8 @@
 //!   every node and every playout: a clock read every N nodes is late where nodes are
 //!   expensive (a node may order hundreds of moves), and a search that has lost
 //!   the CPU to a busy machine cannot notice the time itself.
-//! - The soft budget decides whether another iteration is worth starting. A fixed
+//! - The soft budget decides whether another iteration starts: one does while less
+//!   than half of it has passed ([`START_SHARE`]), however long it may take. A fixed
 //!   time per move (`movetime`) has none: UCI and every arena read it as the time to
 //!   use, so the search runs until the hard budget ends it (less `MoveOverhead`), and
 //!   plays the best move of the iteration it was in when that beat the last one.
@@ -125,6 +126,37 @@ pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64, hard_share: 
         budget.soft = budget.soft.map(|s| s.min(hard));
     }
     budget
+}
+
+/// Why a search with a soft budget starts no further iteration ([`next_iteration`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stop {
+    /// The soft budget is spent.
+    Soft,
+    /// More than [`START_SHARE`] of the soft budget is spent.
+    Share,
+}
+
+/// An iteration starts while less than this share of the soft budget has passed,
+/// whatever it is predicted to cost: the hard limit cuts it if need be, and a cut
+/// iteration is not wasted (the root searches the last best move first, and a move that
+/// beat it is played). Predicting an iteration's cost from the growth of the last ones
+/// stopped most Fabrik and Linetris moves far below the soft budget (their iterations
+/// grow by large, noisy ratios), leaving a third of the clock unused.
+pub const START_SHARE: f64 = 0.5;
+
+/// Whether a search under `budget`, `elapsed` into its move, starts another iteration:
+/// `None` to start it, else why not. Without a soft budget (a fixed time per move, or no
+/// clock) the iterations go on until the hard limit or the depth ends them.
+pub fn next_iteration(budget: &Budget, elapsed: Duration) -> Option<Stop> {
+    let soft = budget.soft?;
+    if elapsed >= soft {
+        Some(Stop::Soft)
+    } else if elapsed >= soft.mul_f64(START_SHARE) {
+        Some(Stop::Share)
+    } else {
+        None
+    }
 }
 
 /// Raises `flag` at `deadline` unless dropped first. One short-lived thread per timed
@@ -296,6 +328,32 @@ mod tests {
         };
         let b = budget(&c, 10);
         assert_eq!((b.soft, b.hard), (us(39_200), us(117_600)));
+    }
+
+    #[test]
+    fn an_iteration_starts_until_half_the_soft_budget_is_spent() {
+        let budget = Budget {
+            soft: ms(40),
+            hard: ms(120),
+        };
+        let at = |elapsed| next_iteration(&budget, Duration::from_millis(elapsed));
+        // 12 ms in, whatever the last iterations cost (1 then 11 ms: the next one, grown
+        // as much, would end past the hard limit), the next iteration starts.
+        assert_eq!(at(12), None);
+        assert_eq!(at(19), None);
+        assert_eq!(at(20), Some(Stop::Share));
+        assert_eq!(at(40), Some(Stop::Soft));
+        assert_eq!(at(500), Some(Stop::Soft));
+        // A fixed time per move has no soft budget: the hard limit ends the search.
+        let movetime = Budget {
+            soft: None,
+            hard: ms(90),
+        };
+        assert_eq!(next_iteration(&movetime, Duration::from_millis(80)), None);
+        assert_eq!(
+            next_iteration(&Budget::default(), Duration::from_secs(9)),
+            None
+        );
     }
 
     #[test]
