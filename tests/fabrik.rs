@@ -1088,3 +1088,89 @@ fn makes_line(state: &Fabrik, player: Player, square: usize) -> bool {
         1 + run(1) + run(-1) >= state.line_length()
     })
 }
+
+/// Whether `worker` has three or more open squares beside it (empty squares with three
+/// or more empty neighbours), from the board's coordinates alone.
+fn roomy_by_counting(state: &Fabrik, worker: usize) -> bool {
+    let n = state.size() as i32;
+    let empty = state.empty();
+    let neighbours = |s: usize| {
+        let (f, r) = ((s % 11) as i32, (s / 11) as i32);
+        let mut out = Vec::new();
+        for df in -1..=1 {
+            for dr in -1..=1 {
+                let (g, q) = (f + df, r + dr);
+                if (df, dr) != (0, 0) && (0..n).contains(&g) && (0..n).contains(&q) {
+                    out.push((g + q * 11) as usize);
+                }
+            }
+        }
+        out
+    };
+    let is_empty = |s: usize| empty >> s & 1 == 1;
+    neighbours(worker)
+        .into_iter()
+        .filter(|&s| is_empty(s) && neighbours(s).into_iter().filter(|&t| is_empty(t)).count() >= 3)
+        .count()
+        >= 3
+}
+
+#[test]
+fn without_a_walling_in_threat_a_roomy_move_exists_and_no_reply_walls_in() {
+    use tabuleiro::games::fabrik::eval::{Terms, can_leave_no_move, walling_in_threat};
+    use tabuleiro::games::fabrik::threats::line_threats;
+    use tabuleiro::search::Evaluator;
+    let mut eval = tabuleiro::games::fabrik::FabrikEval::with_terms(Terms::experiment(7));
+    let (mut threats, mut free, mut checked, mut too_many) = (0, 0, 0, 0);
+    let mut moves = Vec::new();
+    random_play_positions(133, 90, |state| {
+        moves.clear();
+        state.generate_moves(&mut moves);
+        // The definition, by playing every move: no move leaves both workers roomy.
+        let roomy_move = moves.iter().copied().find(|&mv| {
+            let mut child = *state;
+            child.play(mv);
+            let w = child.workers();
+            let (a, b) = (
+                w.trailing_zeros() as usize,
+                127 - w.leading_zeros() as usize,
+            );
+            roomy_by_counting(&child, a) && roomy_by_counting(&child, b)
+        });
+        // Found without a sight set per relocation, the test may miss a roomy move
+        // (a threat too many, never one too few).
+        let threat = walling_in_threat(state);
+        assert!(threat || roomy_move.is_some(), "{}", state.fen());
+        if threat && roomy_move.is_some() {
+            too_many += 1;
+        }
+        let line = line_threats(state, state.side_to_move().other()) != 0;
+        assert_eq!(eval.threatened(state), line || threat, "{}", state.fen());
+        if threat {
+            threats += 1;
+        } else {
+            free += 1;
+        }
+        // Without the threat the roomy move is safe: no reply walls the side in.
+        if let Some(mv) = roomy_move
+            && checked < 300
+        {
+            let mut child = *state;
+            child.play(mv);
+            if child.outcome().is_none() {
+                checked += 1;
+                assert!(
+                    !can_leave_no_move(&child),
+                    "{} {}",
+                    state.fen(),
+                    state.format_move(mv)
+                );
+            }
+        }
+    });
+    println!("threats {threats} (with a roomy move {too_many}), no threat {free}");
+    assert!(
+        threats > 50 && free > 50 && checked == 300,
+        "{threats} {free} {checked}"
+    );
+}

@@ -65,6 +65,10 @@ pub struct Terms {
     /// A node facing a walling-in threat searches only its answers (at most
     /// [`WALL_REPLIES_MAX`]; more, and all its moves).
     pub wall_replies: bool,
+    /// A move after which the opponent is cramped (no move of its keeps three open
+    /// squares beside both workers, [`walling_in_threat`]) counts as a threat
+    /// ([`Evaluator::threatened`]): with `Selectivity::full_depth_threats`, never reduced.
+    pub wall_threats: bool,
 }
 
 /// The scale of the threat terms.
@@ -83,12 +87,14 @@ impl Terms {
         walling_in: true,
         mobility_end: true,
         wall_replies: false,
+        wall_threats: false,
     };
 
     /// The experiments by number, as the examples take them: 0 as shipped, 1 no threat
     /// terms, 2 worker control added, 3 threat terms a quarter as large, 4 no walling-in
     /// win, 5 no mobility end, 6 walling-in replies (instead of the mobility end found
-    /// by [`has_safe_move`] at inner nodes). Other numbers: as shipped.
+    /// by [`has_safe_move`] at inner nodes), 7 walling-in threats not reduced. Other
+    /// numbers: as shipped.
     pub fn experiment(number: u8) -> Terms {
         let shipped = Terms::SHIPPED;
         match number {
@@ -114,6 +120,10 @@ impl Terms {
             },
             6 => Terms {
                 wall_replies: true,
+                ..shipped
+            },
+            7 => Terms {
+                wall_threats: true,
                 ..shipped
             },
             _ => shipped,
@@ -228,6 +238,7 @@ impl Evaluator<Fabrik> for FabrikEval {
 
     fn threatened(&mut self, state: &Fabrik) -> bool {
         super::threats::line_threats(state, state.side_to_move().other()) != 0
+            || (self.terms.wall_threats && walling_in_threat(state))
     }
 
     fn forced_win(
@@ -587,6 +598,21 @@ pub(super) fn roomy_after_some_move(g: &Geometry, position: &Fabrik, a: usize, b
         }
     }
     false
+}
+
+/// Whether the side to move faces a *walling-in threat*: no move of its leaves both
+/// workers three open squares beside them ([`roomy_after_some_move`]), so that some
+/// reply may wall it in whatever it plays. Walling in is the same for both colours (the
+/// workers are shared), so "the opponent could wall in if it moved again" would be a win
+/// now for the side to move: the threat lies in the room its own stone takes. Without
+/// it the side to move has a move after which no walling in is possible; with it, a
+/// loss in two ([`has_safe_move`] `Some(false)`) is possible, not certain.
+pub fn walling_in_threat(position: &Fabrik) -> bool {
+    if position.winner.is_some() || position.phase() != Phase::Play {
+        return false;
+    }
+    let (a, b) = two_squares(position.workers());
+    !roomy_after_some_move(geometry(), position, a, b)
 }
 
 /// Whether the side to move (which has no win now) has a move after which the opponent
