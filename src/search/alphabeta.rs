@@ -455,7 +455,6 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             forced_win = self.eval.forced_win(root, ROOT_FORCING_NODES, &mut stop);
             self.nodes += self.eval.forced_nodes();
         }
-        let mut last_iteration = Duration::ZERO;
         let mut depth = 1;
         while depth <= max_depth {
             let iteration_started = Instant::now();
@@ -539,14 +538,13 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
             let elapsed = self.started.elapsed();
             if let Some(why) = time::next_iteration(&limits.budget, elapsed) {
                 log::debug!(
-                    "no iteration {depth}: {why:?} at {elapsed:?} (last {this_iteration:?}, \
-                     before {last_iteration:?}; soft {:?}, hard {:?})",
+                    "no iteration {depth}: {why:?} at {elapsed:?} (last {this_iteration:?}; \
+                     soft {:?}, hard {:?})",
                     limits.budget.soft,
                     limits.budget.hard
                 );
                 break;
             }
-            last_iteration = this_iteration;
         }
         // A helper may have completed an iteration deeper than this thread's last.
         if let Some(deeper) = self.team_deeper_than(result.depth) {

@@ -6,9 +6,10 @@
 //! uniform at random unless a game says otherwise) and credits every node on the path with the
 //! result, from the point of view of the player who made the move into that node
 //! (turns need not alternate): 1 a win, 0 a loss, ½ a draw, unless the game says what
-//! an ending is worth ([`Evaluator::playout_result`]: a match may break ties by it). Terminal positions are proven values; a node whose
-//! side to move has a proven winning move, or only proven losing moves, is proven in
-//! turn, so short forced wins are found exactly and never played around.
+//! an ending is worth ([`Evaluator::playout_result`]: a match may break ties by it).
+//! Terminal positions are proven values; a node whose side to move has a proven winning
+//! move, or only proven losing moves, is proven in turn, so short forced wins are found
+//! exactly and never played around.
 //!
 //! Unlike alpha-beta, the value it estimates is a chance of winning when both sides
 //! play roughly as the playouts do: in a position that best play would lose, it still

@@ -194,8 +194,8 @@ pub const TIE_BREAK_SHARE: f64 = 0.4;
 /// The worth to Yuki (p1) of a game that ended in `end`, won by `winner`
 /// ([`TIE_BREAK_SHARE`]).
 pub fn playout_result(end: &FrozenForest, winner: Option<Player>) -> f64 {
-    let side = f64::from(end.options().trees);
-    let eaten = (f64::from(end.trees_eaten()) / (side * side).max(1.0)).min(1.0);
+    // `Trees` is at least 4, and Yuki never eats more than the forest.
+    let eaten = f64::from(end.trees_eaten()) / f64::from(end.options().trees).powi(2);
     match winner {
         Some(Player::P1) => 1.0 - TIE_BREAK_SHARE * eaten,
         Some(Player::P2) => TIE_BREAK_SHARE * eaten,
@@ -249,15 +249,15 @@ mod tests {
         (name[1..].parse::<usize>().unwrap() - 1) * 10 + (bytes[0] - b'a') as usize
     }
 
+    /// Yuki on a1 (snow), Mina on c3 (a tree), the rest of the forest standing; Yuki to
+    /// move.
+    const YUKI_A1_MINA_C3: &str = "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/tttttttttt/yttttttttt y 2";
+
     #[test]
     fn yuki_is_credited_with_the_trees_he_ate_but_no_loss_beats_a_win() {
         let config = Config { trees: 10 };
         // Yuki on a1, Mina hidden behind trees; then the same with over 40 trees eaten.
-        let fresh = FrozenForest::from_fen(
-            &config,
-            "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/tttttttttt/yttttttttt y 2",
-        )
-        .unwrap();
+        let fresh = FrozenForest::from_fen(&config, YUKI_A1_MINA_C3).unwrap();
         let eaten = FrozenForest::from_fen(
             &config,
             "tttttttttt/tttttttttt/tttttttttt/tttttttttt/10/10/10/ttMttt4/tttttttttt/y9 y 60",
@@ -312,11 +312,7 @@ mod tests {
         let config = Config { trees: 10 };
         // Yuki on a1 (snow), Mina on c3 (tree): Yuki's steps a2 b1 b2 (3), trees
         // around 3, distance 2.
-        let yuki_view = FrozenForest::from_fen(
-            &config,
-            "tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/tttttttttt/ttMttttttt/tttttttttt/yttttttttt y 2",
-        )
-        .unwrap();
+        let yuki_view = FrozenForest::from_fen(&config, YUKI_A1_MINA_C3).unwrap();
         let mina = cell("c3");
         let slides = yuki_view.mina_slides(0, mina).count_ones() as i32;
         assert_eq!(
