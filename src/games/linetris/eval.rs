@@ -15,6 +15,9 @@
 //! - Linetris (RowClear on), the lines evaluation: a nearly full bottom row is about to
 //!   vanish, taking every line through it; such lines count for less (a half with two
 //!   cells of the bottom row empty, a quarter with one).
+//! - Linetris, the search: a leaf whose side to move has at most two safe moves (not
+//!   right under an opponent's winning cell) is searched on, not judged: late games
+//!   turn on which side runs out of safe moves first, past a static score's sight.
 //!
 //! Connect Four (RowClear off) uses the lines and the threat analysis. Linetris
 //! (RowClear on) uses weights fitted to the row clear 5×5 table's exact values
@@ -99,6 +102,33 @@ impl Evaluator<Linetris> for LinetrisEval {
     fn threatened(&mut self, state: &Linetris) -> bool {
         threats_now(state).is_some()
     }
+
+    fn search_on(&mut self, state: &Linetris) -> bool {
+        // Late in a row clear game the sides run out of moves that do not play under
+        // the other's winning cell, and the game turns on who runs out first: a leaf
+        // with few such moves left is searched on rather than judged statically.
+        state.rules().row_clear && state.outcome().is_none() && safe_moves(state) <= FEW_SAFE
+    }
+}
+
+/// A Linetris (`RowClear` on) leaf whose side to move has at most this many
+/// [`safe_moves`] is searched on ([`Evaluator::search_on`]; 1, 2 and 3 were measured:
+/// docs/experiments/linetris.md, "Eighth pass").
+const FEW_SAFE: u32 = 2;
+
+/// The side to move's moves that do not hand the opponent a win right above them (a
+/// move that clears the bottom row counts as safe: the clear moves the cell away).
+pub fn safe_moves(s: &Linetris) -> u32 {
+    let geo = s.geometry();
+    let mask = s.occupied();
+    let playable = geo.playable(mask);
+    let opp_threats = geo.winning_cells(s.pieces(s.side_to_move().other()), mask);
+    let mut unsafe_cells = playable & (opp_threats >> 1);
+    let open_bottom = geo.bottom & !mask;
+    if s.rules().row_clear && open_bottom.count_ones() == 1 {
+        unsafe_cells &= !open_bottom;
+    }
+    (playable & !unsafe_cells).count_ones()
 }
 
 /// The opponent's winning cells that are playable now, when the side to move must
@@ -464,6 +494,7 @@ pub fn order_hint(s: &Linetris, mv: Move) -> i32 {
 mod tests {
     use super::*;
     use crate::games::linetris::Config;
+    use crate::search::{AlphaBeta, NoOracle, Score, SearchLimits};
 
     fn fen(text: &str, row_clear: bool) -> Linetris {
         let config = Config {
@@ -626,5 +657,124 @@ mod tests {
             4,
         );
         assert!(on < off, "{on} {off}");
+    }
+
+    #[test]
+    fn safe_moves_agree_with_play() {
+        // Random games: a move is unsafe exactly when it does not clear the bottom row
+        // and the opponent then wins at once in the same column. Asked, as the search
+        // asks `search_on`, where the mover has no win at once.
+        let mut rng = crate::rng::Xorshift::new(23);
+        let mut eval = LinetrisEval::default();
+        let (mut few, mut unsafe_seen) = (0, 0);
+        for (rows, cols) in [(6, 7), (5, 5)] {
+            let config = Config {
+                rows,
+                cols,
+                ..Config::default()
+            };
+            for _ in 0..300 {
+                let mut s = Linetris::empty(&config);
+                while s.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    if eval.win_now(&s).is_none() {
+                        let safe = moves
+                            .iter()
+                            .filter(|&&mv| {
+                                let mut child = s;
+                                child.play(mv);
+                                let cleared =
+                                    child.occupied().count_ones() < s.occupied().count_ones();
+                                let mut reply = child;
+                                cleared
+                                    || child.outcome().is_some()
+                                    || child
+                                        .geometry()
+                                        .drop_cell(child.occupied(), u32::from(mv.0))
+                                        == 0
+                                    || {
+                                        reply.play(mv);
+                                        reply.outcome()
+                                            != Some(crate::game::Outcome::Win(child.side_to_move()))
+                                    }
+                            })
+                            .count() as u32;
+                        assert_eq!(safe_moves(&s), safe, "{}", s.fen());
+                        assert_eq!(eval.search_on(&s), safe <= FEW_SAFE, "{}", s.fen());
+                        few += usize::from(safe <= FEW_SAFE);
+                        unsafe_seen += moves.len() - safe as usize;
+                    }
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(few > 100 && unsafe_seen > 100, "{few} {unsafe_seen}");
+        // Connect Four (RowClear off) keeps its leaves.
+        let s = fen("7/7/7/7/7/7 x 0", false);
+        assert!(!eval.search_on(&s));
+    }
+
+    /// The default evaluation without [`Evaluator::search_on`].
+    #[derive(Clone, Debug)]
+    struct NoSearchOn(LinetrisEval);
+
+    impl Evaluator<Linetris> for NoSearchOn {
+        fn evaluate(&mut self, state: &Linetris) -> i32 {
+            self.0.evaluate(state)
+        }
+        fn order_hint(&mut self, state: &Linetris, mv: Move) -> i32 {
+            self.0.order_hint(state, mv)
+        }
+        fn is_win_now(&self, score: i32) -> bool {
+            self.0.is_win_now(score)
+        }
+        fn win_now(&mut self, state: &Linetris) -> Option<Move> {
+            self.0.win_now(state)
+        }
+        fn forced_replies(&mut self, state: &Linetris, moves: &mut Vec<Move>) -> bool {
+            self.0.forced_replies(state, moves)
+        }
+        fn threatened(&mut self, state: &Linetris) -> bool {
+            self.0.threatened(state)
+        }
+    }
+
+    fn search_depth<E: Evaluator<Linetris>>(eval: E, s: &Linetris, depth: u32) -> Score {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let mut searcher = AlphaBeta::new(4, eval, Arc::new(NoOracle));
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        };
+        let (stop, time_up) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        searcher
+            .search(s, &[s.hash()], limits, stop, time_up, &mut |_| {})
+            .score
+    }
+
+    #[test]
+    fn a_leaf_short_of_safe_moves_is_searched_on() {
+        // From a game lost to the two-ply player (seed 51, game 48): x to move wins in
+        // 13 plies by running o out of safe moves. At depth 10 the search finds it
+        // only when such leaves are searched on (without: a small score; depth 12
+        // finds it either way).
+        let s = fen("1x3o1/1ox1oo1/1xx1ox1/1oo1xxx/1xx1ooo/1ox1oxx x 32", true);
+        assert_eq!(
+            search_depth(LinetrisEval::default(), &s, 10),
+            Score::Mate(13)
+        );
+        assert!(matches!(
+            search_depth(NoSearchOn(LinetrisEval::default()), &s, 10),
+            Score::Cp(_)
+        ));
+        assert_eq!(
+            search_depth(NoSearchOn(LinetrisEval::default()), &s, 12),
+            Score::Mate(13)
+        );
     }
 }
