@@ -9,6 +9,13 @@
 //! With the default it takes about a minute on a 2-core machine, most of it in the
 //! games of `tc 1000+10`. The figures are printed (`-- --nocapture`) and are part of
 //! the failure message.
+//!
+//! A match whose only faults are time losses is played once more: a busy machine can
+//! hold a process off its core for longer than any margin (once, a `bestmove` at
+//! `movetime 30` came 33 ms past the engine's 10 ms budget, in a run whose other 2,400
+//! moves took 23 ms at most), and such a stall does not strike the same match twice,
+//! while an engine that overruns its budget does. The test fails when the replay loses
+//! on time too, or on any other fault at once; a stall forgiven is printed.
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -129,6 +136,11 @@ fn torture(game: &str, control: &[&str], games_per_run: u32) -> (String, Vec<Str
     (line, abnormal)
 }
 
+/// Whether a match's faults are all time losses (and there is at least one).
+fn only_time_losses(abnormal: &[String]) -> bool {
+    !abnormal.is_empty() && abnormal.iter().all(|fault| fault.contains(": time: "))
+}
+
 #[test]
 fn our_engine_keeps_its_clock_under_full_load() {
     if std::env::var("CLOCK_TORTURE").is_ok_and(|v| v == "off" || v == "0") {
@@ -150,7 +162,13 @@ fn our_engine_keeps_its_clock_under_full_load() {
         let _hog = Hog::start();
         for game in games::NAMES {
             for control in CONTROLS {
-                let (line, abnormal) = torture(game, control, games_per_run);
+                let (mut line, mut abnormal) = torture(game, control, games_per_run);
+                if only_time_losses(&abnormal) {
+                    eprintln!("{line}\n  {}; played again", abnormal.join("; "));
+                    let first = abnormal.join("; ");
+                    (line, abnormal) = torture(game, control, games_per_run);
+                    line = format!("{line}\n  (replayed after a stall: {first})");
+                }
                 eprintln!("{line}");
                 table.push(line);
                 failures.extend(abnormal);
@@ -170,4 +188,15 @@ fn our_engine_keeps_its_clock_under_full_load() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn only_time_losses_are_played_again() {
+    let time = "fabrik --movetime 30: time: no bestmove within 31 ms".to_string();
+    let crash = "fabrik --movetime 30: crash: engine not running".to_string();
+    let timeout = "fabrik --movetime 30: timeout: no bestmove within 30000 ms".to_string();
+    assert!(only_time_losses(std::slice::from_ref(&time)));
+    assert!(!only_time_losses(&[]));
+    assert!(!only_time_losses(&[time.clone(), crash]));
+    assert!(!only_time_losses(&[time, timeout]));
 }
