@@ -3,7 +3,7 @@
 //! positions labelled by the row clear's retrograde tables.
 //!
 //! ```text
-//! cargo run --release --example linetris_tune -- [--board 5x5,4x6] [--games N] [--seed S] [--iterations N]
+//! cargo run --release --example linetris_tune -- [--board 5x5,4x6] [--games N] [--seed S] [--iterations N] [--terms N]
 //! ```
 //!
 //! Positions come from games from the start on each board (the board's table from the
@@ -14,8 +14,10 @@
 //! lost for the side to move). The current evaluation is fitted first (one scale `S`:
 //! the prediction is `1 / (1 + e^(−eval / S))`); then the weights of the terms, by
 //! gradient descent on the mean squared error (Adam), on three positions in four; the
-//! fourth is the test set. Prints both errors and the weights in the evaluation's
-//! units (that same `S`), which `eval.rs` rounds into its constants.
+//! fourth is the test set (`--terms N` fits only the first N terms). Prints both
+//! errors, the test set's accuracy (the share whose nearest label to the prediction
+//! is theirs) and the weights in the evaluation's units (that same `S`), which
+//! `eval.rs` rounds into its constants.
 
 use tabuleiro::game::{Game, Outcome, Value};
 use tabuleiro::games::linetris::eval::{FEATURE_NAMES, FEATURES, evaluate, features};
@@ -30,6 +32,8 @@ struct Args {
     iterations: usize,
     /// One ply in this many plays any random move (the others keep the value).
     random_one_in: u64,
+    /// Only the first this many terms are fitted (the others stay 0).
+    terms: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -39,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         iterations: 1500,
         random_one_in: 2,
+        terms: FEATURES,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -61,10 +66,17 @@ fn parse_args() -> Result<Args, String> {
                 args.random_one_in = value()?.parse().map_err(|_| "bad --random-one-in")?
             }
             "--seed" => args.seed = value()?.parse().map_err(|_| "bad --seed")?,
+            "--terms" => {
+                args.terms = value()?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= FEATURES)
+                    .ok_or(format!("bad --terms (at most {FEATURES})"))?
+            }
             "--iterations" => args.iterations = value()?.parse().map_err(|_| "bad --iterations")?,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?} (--board RxC,..., --games N, --seed S, --iterations N, --random-one-in N)"
+                    "unknown argument {other:?} (--board RxC,..., --games N, --seed S, --iterations N, --random-one-in N, --terms N)"
                 ));
             }
         }
@@ -157,6 +169,15 @@ fn mse(samples: &[Sample], predict: impl Fn(&Sample) -> f64) -> f64 {
         / samples.len() as f64
 }
 
+/// The share of positions whose nearest label (0, ½, 1) to the prediction is theirs.
+fn accuracy(samples: &[Sample], predict: impl Fn(&Sample) -> f64) -> f64 {
+    let right = samples
+        .iter()
+        .filter(|s| ((predict(s) * 2.0).round() / 2.0 - s.label).abs() < 0.25)
+        .count();
+    right as f64 / samples.len() as f64
+}
+
 /// The scale `S` that fits the current evaluation best (golden-section search on a log
 /// scale).
 fn fit_scale(samples: &[Sample]) -> f64 {
@@ -178,7 +199,7 @@ fn fit_scale(samples: &[Sample]) -> f64 {
 }
 
 /// The weights (in logits) that minimise the squared error of `sigmoid(w · f)`.
-fn fit_weights(samples: &[Sample], iterations: usize) -> [f64; FEATURES] {
+fn fit_weights(samples: &[Sample], iterations: usize, terms: usize) -> [f64; FEATURES] {
     let mut w = [0.0; FEATURES];
     let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
     let (rate, b1, b2) = (0.01, 0.9, 0.999);
@@ -192,7 +213,7 @@ fn fit_weights(samples: &[Sample], iterations: usize) -> [f64; FEATURES] {
                 *gi += g * fi;
             }
         }
-        for i in 0..FEATURES {
+        for i in 0..terms {
             let g = grad[i] / samples.len() as f64;
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
@@ -255,16 +276,19 @@ fn main() {
     let scale = fit_scale(&train);
     let current = |x: &Sample| sigmoid(x.eval / scale);
     println!(
-        "current evaluation: S = {scale:.1}, error train {:.5}, test {:.5}",
+        "current evaluation: S = {scale:.1}, error train {:.5}, test {:.5}, test accuracy {:.4}",
         mse(&train, current),
-        mse(&test, current)
+        mse(&test, current),
+        accuracy(&test, current)
     );
-    let w = fit_weights(&train, args.iterations);
+    let w = fit_weights(&train, args.iterations, args.terms);
     let fitted = |x: &Sample| sigmoid(w.iter().zip(&x.f).map(|(w, f)| w * f).sum());
     println!(
-        "fitted weights: error train {:.5}, test {:.5}",
+        "fitted weights ({} terms): error train {:.5}, test {:.5}, test accuracy {:.4}",
+        args.terms,
         mse(&train, fitted),
-        mse(&test, fitted)
+        mse(&test, fitted),
+        accuracy(&test, fitted)
     );
     println!("weights in the evaluation's units (× S):");
     for (name, w) in FEATURE_NAMES.iter().zip(w) {

@@ -24,7 +24,12 @@
 //! ([`FITTED`], the terms of [`features`]: lines by count and by the bottom row's open
 //! cells, threats by parity, threats that outlive a clear, stacked threats, pieces in
 //! the bottom row, the opponent's playable threat), which beat the lines evaluation
-//! with the bottom-row discount in games (`docs/experiments/linetris.md`).
+//! with the bottom-row discount in games (`docs/experiments/linetris.md`). Row clear
+//! games are lost by the side that runs out of safe moves first, so the terms also
+//! count each side's unsafe moves and a side left with one safe move, and who runs
+//! out of free cells first (the empty cells below the lowest cell under a threat,
+//! column by column; a clear moves a column and its threats down together) and with
+//! what escape: a cell under its own threat only.
 
 use super::{Linetris, Move};
 use crate::game::{Game, Player};
@@ -256,12 +261,13 @@ pub fn evaluate_with(s: &Linetris, terms: &LinetrisEval) -> i32 {
 /// The weights of [`features`] in quarters of the evaluation's unit, fitted to the
 /// row clear 5×5 table's values (`examples/linetris_tune.rs`, docs/experiments/linetris.md).
 pub const FITTED: [i32; FEATURES] = [
-    10, 27, -3, -8, -24, -10, 3, 40, 0, -4, -11, 12, 5, 14, -3, -6, -13, 10, 0, 13, -3, -1, -7,
-    -10, 19, 13, -9, -2, 49, -62, 34, -15, 3, 10, -65, -3,
+    10, 27, -12, -9, -25, -3, 3, 37, 0, -7, -11, 21, 4, 13, -2, -7, -12, 20, -1, 12, -3, -2, -7,
+    -2, -26, -28, 48, 49, 69, -78, 48, -50, 3, 6, -72, -1, -26, 24, -54, -23, 23, -10, -36, -11,
+    30, -78, 51,
 ];
 
 /// The number of terms of [`features`].
-pub const FEATURES: usize = 36;
+pub const FEATURES: usize = 47;
 
 /// The names of [`features`]' terms, in order (for the tuning example).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -301,6 +307,17 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "opp bottom pieces",
     "opp playable threat",
     "bottom row 1 open",
+    "own unsafe moves",
+    "opp unsafe moves",
+    "own safe moves 1",
+    "opp safe moves 1",
+    "zugzwang on the mover",
+    "zugzwang on the mover, own escapes",
+    "zugzwang on the mover, opp traps",
+    "zugzwang on the opp, opp escapes",
+    "zugzwang on the opp, own traps",
+    "zugzwang on the mover, no escape",
+    "zugzwang on the opp, no escape",
 ];
 
 /// The raw terms of a position that is no win next move and not lost at once, from
@@ -310,7 +327,12 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// playable (by the row parity of Connect Four theory, whether every cell of the line
 /// lies above the bottom row so that the threat outlives a clear, stacked ones),
 /// pieces in the bottom row, a playable threat of the opponent, a bottom row one
-/// piece from its clear.
+/// piece from its clear; then each side's unsafe moves (right under a winning cell of
+/// the other side) and whether it has one safe move left, and the zugzwang terms of
+/// [`zugzwang`]: which side runs out of free cells first (an even number of them: the
+/// mover), its escapes (columns whose lowest poisoned cell lies under its own threat
+/// only) and its traps (under the other side's threat), and that side left with a
+/// trap and no escape.
 pub fn features(s: &Linetris) -> Option<[i32; FEATURES]> {
     let Board {
         us,
@@ -358,7 +380,89 @@ pub fn features(s: &Linetris) -> Option<[i32; FEATURES]> {
     }
     f[34] = i32::from(opp_now != 0);
     f[35] = i32::from(open_bottom == 1);
+    let (own_safe, opp_safe) = (
+        safe_cells(s, playable, opp_threats).count_ones(),
+        safe_cells(s, playable, own_threats).count_ones(),
+    );
+    let moves = playable.count_ones();
+    f[36] = (moves - own_safe) as i32;
+    f[37] = (moves - opp_safe) as i32;
+    f[38] = i32::from(own_safe == 1);
+    f[39] = i32::from(opp_safe == 1);
+    let z = zugzwang(geo, mask, own_threats, opp_threats);
+    let (own_escapes, own_traps) = (
+        (z.lowest & z.under_own & !z.under_opp).count_ones() as i32,
+        (z.lowest & z.under_own).count_ones() as i32,
+    );
+    let (opp_escapes, opp_traps) = (
+        (z.lowest & z.under_opp & !z.under_own).count_ones() as i32,
+        (z.lowest & z.under_opp).count_ones() as i32,
+    );
+    // With an even number of free cells the mover is the first to run out of them.
+    if z.free.count_ones().is_multiple_of(2) {
+        f[40] = 1;
+        f[41] = own_escapes;
+        f[42] = opp_traps;
+        f[45] = i32::from(own_escapes == 0 && opp_traps > 0);
+    } else {
+        f[43] = opp_escapes;
+        f[44] = own_traps;
+        f[46] = i32::from(opp_escapes == 0 && own_traps > 0);
+    }
     Some(f)
+}
+
+/// The playable cells of `playable` that are not right under a cell of `threats` (the
+/// last open cell of the bottom row under the row clear counts as safe, as in
+/// [`safe_moves`]).
+fn safe_cells(s: &Linetris, playable: u128, threats: u128) -> u128 {
+    let geo = s.geometry();
+    let mut unsafe_cells = playable & (threats >> 1);
+    let open_bottom = geo.bottom & playable;
+    if s.rules().row_clear && (geo.bottom & !s.occupied()).count_ones() == 1 {
+        unsafe_cells &= !open_bottom;
+    }
+    playable & !unsafe_cells
+}
+
+/// Where the board runs out of moves that give nothing away.
+struct Zugzwang {
+    /// Empty cells below every poisoned cell of their column (a poisoned cell is an
+    /// empty cell right under a threat of either side): the moves both sides can
+    /// play before one of them must play a poisoned cell.
+    free: u128,
+    /// The lowest poisoned cell of every column that has one.
+    lowest: u128,
+    /// Empty cells right under a threat of the mover, of the opponent.
+    under_own: u128,
+    under_opp: u128,
+}
+
+/// The free cells and the lowest poisoned cells of `mask` (see [`Zugzwang`]). A clear
+/// of the bottom row moves every column down a row, threats with it, so the free
+/// cells of a column stay as many as long as the threats last.
+fn zugzwang(
+    geo: &super::bits::Geometry<u128>,
+    mask: u128,
+    own_threats: u128,
+    opp_threats: u128,
+) -> Zugzwang {
+    let empty = geo.board & !mask;
+    let under_own = (own_threats >> 1) & empty;
+    let under_opp = (opp_threats >> 1) & empty;
+    let poisoned = under_own | under_opp;
+    // Every cell at or above a poisoned cell of its column (a shift by one never
+    // leaves the column once masked: the sentinel row is not on the board).
+    let mut above = poisoned;
+    for _ in 1..geo.rows {
+        above |= (above << 1) & geo.board;
+    }
+    Zugzwang {
+        free: empty & !above,
+        lowest: poisoned & !((above << 1) & geo.board),
+        under_own,
+        under_opp,
+    }
 }
 
 /// The cells of the rows of one parity: `parity` 0 for rows 1, 3, 5 … counted from 1
@@ -713,6 +817,100 @@ mod tests {
         // Connect Four (RowClear off) keeps its leaves.
         let s = fen("7/7/7/7/7/7 x 0", false);
         assert!(!eval.search_on(&s));
+    }
+
+    /// The safe-move and zugzwang terms of [`features`] (from index 36) counted
+    /// slowly, cell by cell, from the board of `s`.
+    fn slow_zugzwang_terms(s: &Linetris) -> [i32; 11] {
+        let geo = *s.geometry();
+        let mask = s.occupied();
+        let us = s.side_to_move();
+        let side_pieces = [s.pieces(us), s.pieces(us.other())];
+        // Whether a piece of side `k` (0 the mover) on the empty cell wins.
+        let wins = |k: usize, col: u32, row: u32| {
+            row < geo.rows && mask & geo.cell(col, row) == 0 && {
+                geo.has_four(side_pieces[k] | geo.cell(col, row))
+            }
+        };
+        let last_bottom = (0..geo.cols)
+            .filter(|&c| mask & geo.cell(c, 0) == 0)
+            .count()
+            == 1;
+        let (mut safe, mut moves, mut free) = ([0, 0], 0, 0);
+        // Per side (0 the mover): columns whose lowest poisoned cell lies under its
+        // threat only, and under its threat at all.
+        let (mut only, mut any) = ([0, 0], [0, 0]);
+        for col in 0..geo.cols {
+            let Some(height) = (0..geo.rows).find(|&r| mask & geo.cell(col, r) == 0) else {
+                continue;
+            };
+            moves += 1;
+            for (k, safe) in safe.iter_mut().enumerate() {
+                // Side k plays here: unsafe under the other side's winning cell,
+                // unless it is the bottom row's last open cell.
+                if !wins(1 - k, col, height + 1) || (height == 0 && last_bottom) {
+                    *safe += 1;
+                }
+            }
+            for row in height..geo.rows {
+                let under = [wins(0, col, row + 1), wins(1, col, row + 1)];
+                if under[0] || under[1] {
+                    for k in 0..2 {
+                        only[k] += i32::from(under[k] && !under[1 - k]);
+                        any[k] += i32::from(under[k]);
+                    }
+                    break;
+                }
+                free += 1;
+            }
+        }
+        let mut t = [0; 11];
+        t[0] = moves - safe[0];
+        t[1] = moves - safe[1];
+        t[2] = i32::from(safe[0] == 1);
+        t[3] = i32::from(safe[1] == 1);
+        if free % 2 == 0 {
+            t[4] = 1;
+            t[5] = only[0];
+            t[6] = any[1];
+            t[9] = i32::from(only[0] == 0 && any[1] > 0);
+        } else {
+            t[7] = only[1];
+            t[8] = any[0];
+            t[10] = i32::from(only[1] == 0 && any[0] > 0);
+        }
+        t
+    }
+
+    #[test]
+    fn safe_move_and_zugzwang_terms_agree_with_a_slow_count() {
+        // Random row-clear games on three sizes: the bitboard terms equal a count cell
+        // by cell, and every term is met set.
+        let mut rng = crate::rng::Xorshift::new(31);
+        let mut seen = [0; 11];
+        for (rows, cols) in [(6, 7), (5, 5), (4, 6)] {
+            let config = Config {
+                rows,
+                cols,
+                ..Config::default()
+            };
+            for _ in 0..300 {
+                let mut s = Linetris::empty(&config);
+                while s.outcome().is_none() {
+                    if let Some(f) = features(&s) {
+                        let slow = slow_zugzwang_terms(&s);
+                        assert_eq!(f[36..], slow, "{}", s.fen());
+                        for (n, x) in seen.iter_mut().zip(slow) {
+                            *n += usize::from(x != 0);
+                        }
+                    }
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
     }
 
     /// The default evaluation without [`Evaluator::search_on`].
