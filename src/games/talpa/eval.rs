@@ -147,6 +147,29 @@ pub fn safe_captures(position: &Talpa, player: Player) -> u128 {
     movable & !(near_a & near_b)
 }
 
+/// The occupied squares whose emptying alone would give `player` a path. Emptying a
+/// square joins it to the empty regions beside it, so the new region touches an edge
+/// when the square lies on it or beside an empty region that does: two flood fills
+/// for every square at once (as [`safe_captures`]). Paths are never blocked (no move
+/// fills a square), so an own piece here is a win waiting for the mover's chance to
+/// empty it, and an enemy piece here is one the enemy may never move.
+pub fn completing_squares(position: &Talpa, player: Player) -> u128 {
+    let g = position.geometry();
+    let empty = position.empty();
+    let (a, b) = g.edges(player);
+    let near_a = g.grow(g.flood(a & empty, empty)) | a;
+    let near_b = g.grow(g.flood(b & empty, empty)) | b;
+    near_a & near_b & g.board & !empty
+}
+
+/// `player`'s pieces whose emptying would make its own path and not the opponent's:
+/// wins held in reserve (taken at once by a capture from there, or a removal).
+pub fn latent_wins(position: &Talpa, player: Player) -> u128 {
+    completing_squares(position, player)
+        & position.pieces(player)
+        & !completing_squares(position, player.other())
+}
+
 /// The evaluation as a value: its weights.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TalpaEval(pub EvalParams);
@@ -380,5 +403,42 @@ mod tests {
             }
         }
         assert!(safe > 1000 && unsafe_ > 50, "{safe} {unsafe_}");
+    }
+
+    #[test]
+    fn completing_squares_are_the_squares_that_open_a_path() {
+        // Random games on 4×4, 6×6 and 8×8: an occupied square is listed exactly when
+        // emptying it alone (a slow flood from it) makes the player's path.
+        let mut rng = crate::rng::Xorshift::new(19);
+        let mut listed_count = 0;
+        for size in [4, 6, 8] {
+            for _ in 0..100 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                while s.outcome().is_none() {
+                    let g = s.geometry();
+                    let empty = s.empty();
+                    for player in [Player::P1, Player::P2] {
+                        let listed = completing_squares(&s, player);
+                        let latent = latent_wins(&s, player);
+                        let mut occupied = g.board & !empty;
+                        while occupied != 0 {
+                            let bit = occupied & occupied.wrapping_neg();
+                            occupied &= occupied - 1;
+                            let opens = |who: Player| g.has_path(empty | bit, who);
+                            assert_eq!(listed & bit != 0, opens(player), "{}", s.fen());
+                            let reserve = s.pieces(player) & bit != 0
+                                && opens(player)
+                                && !opens(player.other());
+                            assert_eq!(latent & bit != 0, reserve, "{}", s.fen());
+                            listed_count += usize::from(listed & bit != 0);
+                        }
+                    }
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(listed_count > 500, "{listed_count}");
     }
 }
