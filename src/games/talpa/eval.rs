@@ -9,6 +9,12 @@
 //!   minus the opponent's. Contacts are symmetric (a red piece next to a blue one
 //!   gives both a capture) but the pieces involved are not: more own pieces in
 //!   contact means more ways to steer the end of the capture phase.
+//! - *Late capture phase* (from the 24th empty square, where 8×8 games are decided):
+//!   touching −45 and safe captures +60 a square ([`safe_captures`]), that is +15 a
+//!   touching piece and −60 an *unsafe* one, whose capture would open the opponent's
+//!   path: each narrows the compulsory captures left. Fitted to positions of that phase
+//!   labelled by proofs (`examples/talpa_tune.rs --size 8`), where touching alone
+//!   predicts nothing.
 //! - A leaf whose side to move has one or two legal moves (captures are compulsory)
 //!   is not judged statically but searched one ply on.
 //!
@@ -45,6 +51,12 @@ pub struct EvalParams {
     /// Score per safe capture square more than the opponent's, in the capture phase
     /// ([`safe_captures`]).
     pub safe_captures: i32,
+    /// From this many empty squares on (the late capture phase, where 8×8 games are
+    /// decided), `late_touching` and `late_safe_captures` replace `touching` and
+    /// `safe_captures`.
+    pub late_from: u32,
+    pub late_touching: i32,
+    pub late_safe_captures: i32,
 }
 
 impl EvalParams {
@@ -58,6 +70,9 @@ impl EvalParams {
         touching: 15,
         walled: 0,
         safe_captures: 0,
+        late_from: 24,
+        late_touching: -45,
+        late_safe_captures: 60,
     };
 }
 
@@ -251,17 +266,22 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     }
     let mut score = params.separation * (theirs - ours) + params.material * material;
     if capture_phase {
-        if params.touching != 0 {
+        let (touching, safe) = if position.empty().count_ones() >= params.late_from {
+            (params.late_touching, params.late_safe_captures)
+        } else {
+            (params.touching, params.safe_captures)
+        };
+        if touching != 0 {
             let g = position.geometry();
             let (own, enemy) = (position.pieces(us), position.pieces(them));
             let ours = (own & g.grow(enemy)).count_ones() as i32;
             let theirs = (enemy & g.grow(own)).count_ones() as i32;
-            score += params.touching * (ours - theirs);
+            score += touching * (ours - theirs);
         }
-        if params.safe_captures != 0 {
+        if safe != 0 {
             let ours = safe_captures(position, us).count_ones() as i32;
             let theirs = safe_captures(position, them).count_ones() as i32;
-            score += params.safe_captures * (ours - theirs);
+            score += safe * (ours - theirs);
         }
         if params.walled != 0 {
             let ours = separation(position, us, 0).min(cap) as i32;
@@ -440,5 +460,62 @@ mod tests {
             }
         }
         assert!(listed_count > 500, "{listed_count}");
+    }
+
+    #[test]
+    fn late_in_the_capture_phase_unsafe_capture_squares_cost() {
+        // Random 8×8 games: in the capture phase with no win now, the evaluation is the
+        // separation and 15 a touching piece, and from the 24th empty square on also
+        // -60 a square whose every capture opens the opponent's path (found by playing
+        // the captures, for each side as if it were to move).
+        let mut rng = crate::rng::Xorshift::new(29);
+        let mut eval = TalpaEval::default();
+        let mut late = 0;
+        let unsafe_squares = |s: &Talpa, player: Player| {
+            let mover = Talpa::from_parts(
+                8,
+                s.pieces(Player::P1),
+                s.pieces(Player::P2),
+                player,
+                s.plies(),
+            );
+            let mut moves = Vec::new();
+            mover.generate_moves(&mut moves);
+            let (mut safe, mut all) = (0u128, 0u128);
+            for mv in moves {
+                let bit = 1u128 << mv.emptied();
+                all |= bit;
+                let mut child = mover;
+                child.play(mv);
+                if child.outcome() != Some(Outcome::Win(player.other())) {
+                    safe |= bit;
+                }
+            }
+            (all & !safe).count_ones() as i32
+        };
+        for _ in 0..200 {
+            let mut s = Talpa::start(&super::super::Config { size: 8 });
+            while s.outcome().is_none() {
+                let score = eval.evaluate(&s);
+                if s.in_capture_phase() && score != WIN_NOW {
+                    let (us, them) = (s.side_to_move(), s.side_to_move().other());
+                    let g = s.geometry();
+                    let touching =
+                        |p: Player| (s.pieces(p) & g.grow(s.pieces(p.other()))).count_ones() as i32;
+                    let sep = |p: Player| separation(&s, p, 1).min(9) as i32;
+                    let mut expected =
+                        100 * (sep(them) - sep(us)) + 15 * (touching(us) - touching(them));
+                    if s.empty().count_ones() >= 24 {
+                        expected -= 60 * (unsafe_squares(&s, us) - unsafe_squares(&s, them));
+                        late += 1;
+                    }
+                    assert_eq!(score, expected, "{}", s.fen());
+                }
+                let mut moves = Vec::new();
+                s.generate_moves(&mut moves);
+                s.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(late > 200, "{late}");
     }
 }
