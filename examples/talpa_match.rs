@@ -61,6 +61,9 @@ const VARIANTS: [(&str, EvalParams); 10] = [
             touching: 0,
             walled: 0,
             safe_captures: 0,
+            late_from: 0,
+            late_touching: 0,
+            late_safe_captures: 0,
         },
     ),
     (

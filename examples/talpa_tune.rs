@@ -1,36 +1,43 @@
-//! Fits the Talpa evaluation's weights to exact values (Texel-style): plays 6×6 games
-//! (the engine with `Tablebase` off at a few thousand nodes a move, one ply in
-//! `BLUNDER` a random move), labels their middle and late positions with the solver's
-//! proof (won or lost for the side to move, positions not proven within `--solve-ms`
-//! skipped), and fits a logistic model of the win on the evaluation's terms by Newton's
-//! method. Prints the weights scaled to a separation of 100, and how well each model
-//! (the default evaluation, the existing terms refitted, every term) predicts the
-//! winner on positions held out:
+//! Fits the Talpa evaluation's weights to exact values (Texel-style): plays games (the
+//! engine with `Tablebase` off at a few thousand nodes a move, one ply in `BLUNDER` a
+//! random move), labels their middle and late positions won or lost for the side to
+//! move by a proof within `--solve-ms` (from each game's last position back, until one
+//! is not proven), and fits a logistic model of the win on the evaluation's terms by
+//! Newton's method. Prints the weights scaled to a separation of 100, and how well each
+//! model (the default evaluation, the existing terms refitted, other terms) predicts the
+//! winner on positions held out (every fifth game's):
 //!
 //! ```text
 //! cargo run --release --example talpa_tune -- --games 300 --seed 1
+//! cargo run --release --example talpa_tune -- --size 8 --games 300 --seed 1120
 //! ```
 //!
-//! Positions whose side to move wins at once (the evaluation's exact `WIN_NOW`) are
-//! left out: the evaluation knows them.
+//! 6×6 (the default: plies 8–40, 1 s a proof) is labelled by the exact solver; 8×8
+//! (plies 24–34, where the engine's games are decided, 2 s a proof) by the engine's
+//! proving search (`go solve`). `--dump FILE` writes the labelled positions (FEN, game,
+//! ply, won, default evaluation, features; tab-separated). Positions whose side to move
+//! wins at once (the evaluation's exact `WIN_NOW`) are left out: the evaluation knows
+//! them.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tabuleiro::game::{Game, Player};
-use tabuleiro::games::talpa::solve::Solver;
+use tabuleiro::game::{Game, Player, Value};
+use tabuleiro::games::talpa::solve::{MAX_SOLVE_SIZE, Solver};
 use tabuleiro::games::talpa::{
-    EvalParams, Talpa, WIN_NOW, evaluate_with, safe_captures, separation,
+    EvalParams, Talpa, WIN_NOW, completing_squares, evaluate_with, latent_wins, safe_captures,
+    safe_removals, separation,
 };
 use tabuleiro::rng::Xorshift;
+use tabuleiro::search::time::Budget;
 use tabuleiro::search::{Oracle, Policy, SearchLimits};
 
 /// One ply in this many is a random move (so games differ).
 const BLUNDER: u64 = 8;
 
 /// The features, from the side to move's view.
-const NAMES: [&str; 9] = [
+const NAMES: [&str; FEATURES] = [
     "separation",
     "touching",
     "tempo (capture phase)",
@@ -40,9 +47,25 @@ const NAMES: [&str; 9] = [
     "own separation 1",
     "their separation 1",
     "safe captures",
+    "safe removals",
+    "captures odd (capture phase)",
+    "tempo (removal phase)",
+    "walled race (removal phase)",
+    "own separation 2",
+    "their separation 2",
+    "own separation 1, no capture",
+    "their safe captures 0 or 1",
+    "own latent wins",
+    "their latent wins",
+    "own latent win",
+    "their latent win",
+    "own frozen pieces",
+    "their frozen pieces",
 ];
 
-fn features(p: &Talpa) -> [f64; 9] {
+const FEATURES: usize = 23;
+
+fn features(p: &Talpa) -> [f64; FEATURES] {
     let us = p.side_to_move();
     let them = us.other();
     let g = p.geometry();
@@ -60,37 +83,91 @@ fn features(p: &Talpa) -> [f64; 9] {
     } else {
         0.0
     };
+    let flag = |b: bool| f64::from(u8::from(b));
+    let (ours1, theirs1) = (sep(us, 1), sep(them, 1));
+    let odd = if capture {
+        if p.capture_count() % 2 == 1 {
+            1.0
+        } else {
+            -1.0
+        }
+    } else {
+        0.0
+    };
     [
-        sep(them, 1) - sep(us, 1),
+        theirs1 - ours1,
         touching,
-        f64::from(u8::from(capture)),
+        flag(capture),
         sep(them, 2) - sep(us, 2),
         walled,
         own.count_ones() as f64 - enemy.count_ones() as f64,
-        f64::from(u8::from(sep(us, 1) == 1.0)),
-        f64::from(u8::from(sep(them, 1) == 1.0)),
+        flag(ours1 == 1.0),
+        flag(theirs1 == 1.0),
         f64::from(safe_captures(p, us).count_ones())
             - f64::from(safe_captures(p, them).count_ones()),
+        f64::from(safe_removals(p, us).0) - f64::from(safe_removals(p, them).0),
+        odd,
+        flag(!capture),
+        if capture {
+            0.0
+        } else {
+            sep(them, 0) - sep(us, 0)
+        },
+        flag(ours1 == 2.0),
+        flag(theirs1 == 2.0),
+        flag(ours1 == 1.0 && !capture),
+        flag(capture && safe_captures(p, them).count_ones() <= 1),
+        f64::from(latent_wins(p, us).count_ones()),
+        f64::from(latent_wins(p, them).count_ones()),
+        flag(latent_wins(p, us) != 0),
+        flag(latent_wins(p, them) != 0),
+        f64::from((completing_squares(p, them) & own).count_ones()),
+        f64::from((completing_squares(p, us) & enemy).count_ones()),
     ]
 }
 
 struct Args {
+    size: usize,
     games: usize,
     seed: u64,
     nodes: u64,
     solve_ms: u64,
     plies: (u32, u32),
+    /// Where to write the labelled positions (game, ply, won, eval, features; tabs).
+    dump: Option<String>,
 }
 
 fn parse() -> Result<Args, String> {
-    let mut args = Args {
-        games: 300,
-        seed: 1,
-        nodes: 3_000,
-        solve_ms: 1_000,
-        plies: (8, 40),
-    };
     let words: Vec<String> = std::env::args().skip(1).collect();
+    // The board first: it sets the other defaults.
+    let size = match words.iter().position(|w| w == "--size") {
+        Some(i) => match words.get(i + 1).map(|v| v.parse::<usize>()) {
+            Some(Ok(size)) if size == 6 || size == 8 => size,
+            _ => return Err("--size takes 6 or 8".to_string()),
+        },
+        None => 6,
+    };
+    let mut args = if size == 6 {
+        Args {
+            size,
+            games: 300,
+            seed: 1,
+            nodes: 3_000,
+            solve_ms: 1_000,
+            plies: (8, 40),
+            dump: None,
+        }
+    } else {
+        Args {
+            size,
+            games: 100,
+            seed: 1,
+            nodes: 3_000,
+            solve_ms: 2_000,
+            plies: (24, 34),
+            dump: None,
+        }
+    };
     let mut i = 0;
     while i < words.len() {
         let value = words
@@ -103,9 +180,12 @@ fn parse() -> Result<Args, String> {
             "--nodes" => args.nodes = number(value)?,
             "--solve-ms" => args.solve_ms = number(value)?,
             "--from-ply" => args.plies.0 = number(value)? as u32,
+            "--to-ply" => args.plies.1 = number(value)? as u32,
+            "--size" => {}
+            "--dump" => args.dump = Some(value.clone()),
             other => {
                 return Err(format!(
-                    "unknown argument {other:?} (--games N, --seed S, --nodes N, --solve-ms MS, --from-ply P)"
+                    "unknown argument {other:?} (--size 6|8, --games N, --seed S, --nodes N, --solve-ms MS, --from-ply P, --to-ply P, --dump FILE)"
                 ));
             }
         }
@@ -117,7 +197,10 @@ fn parse() -> Result<Args, String> {
 /// A labelled position: its features, the default evaluation, and whether the side to
 /// move wins.
 struct Sample {
-    x: [f64; 9],
+    x: [f64; FEATURES],
+    /// Its ply.
+    ply: u32,
+    fen: String,
     eval: f64,
     won: bool,
     /// The game it comes from.
@@ -139,14 +222,19 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let config = tabuleiro::options::config_from_pairs::<Talpa>(&[("Size", "6")])?;
+    let size = args.size.to_string();
+    let config = tabuleiro::options::config_from_pairs::<Talpa>(&[("Size", size.as_str())])?;
     let player = Policy::<Talpa>::standard(16, &config);
     let off = tabuleiro::game::Params::defaults(tabuleiro::search::TABLEBASE)
         .with("Tablebase", "false")
         .map_err(|e| e.to_string())?;
     player.oracle().set_options(&off);
     let mut player = player;
-    let mut solver = Solver::new(6, 22)?;
+    let mut truth = if args.size <= MAX_SOLVE_SIZE {
+        Truth::Solver(Box::new(Solver::new(args.size, 22)?))
+    } else {
+        Truth::Proof(Box::new(Policy::<Talpa>::standard(64, &config)))
+    };
     let mut random = Xorshift::new(args.seed);
     let never = AtomicBool::new(false);
     let mut samples = Vec::new();
@@ -185,14 +273,13 @@ fn run(args: &Args) -> Result<(), String> {
                 win_now += 1;
                 continue;
             }
-            solver.set_deadline(Some(Instant::now() + Duration::from_millis(args.solve_ms)));
-            let proved = solver.prove_by(p, &never, None);
-            solver.set_deadline(None);
-            let Ok((won, _)) = proved else {
+            let Some(won) = truth.wins(p, Duration::from_millis(args.solve_ms), &never) else {
                 unproven += 1;
                 break;
             };
             samples.push(Sample {
+                ply: p.plies(),
+                fen: p.fen(),
                 x: features(p),
                 eval: f64::from(eval),
                 won,
@@ -227,13 +314,32 @@ fn run(args: &Args) -> Result<(), String> {
     report("default evaluation", &scale, &test, |s| {
         vec![s.eval / 100.0]
     });
-    let models: [(&str, &[usize]); 6] = [
+    let models: [(&str, &[usize]); 11] = [
         ("separation and touching refitted", &[0, 1]),
         ("separation and safe captures", &[0, 8]),
         ("separation, touching and safe captures", &[0, 1, 8]),
         ("with the capture-phase tempo", &[0, 1, 2]),
         ("with the separation-1 flags", &[0, 1, 2, 6, 7]),
-        ("every term", &[0, 1, 2, 3, 4, 5, 6, 7, 8]),
+        (
+            "with the separation-1 and -2 flags",
+            &[0, 1, 2, 6, 7, 13, 14],
+        ),
+        (
+            "with safe removals and the capture parity",
+            &[0, 1, 2, 9, 10, 11],
+        ),
+        ("with the removal-phase race", &[0, 1, 2, 11, 12]),
+        ("with the latent wins", &[0, 1, 2, 17, 18]),
+        (
+            "with the latent wins and frozen pieces",
+            &[0, 1, 2, 17, 18, 21, 22],
+        ),
+        (
+            "every term",
+            &[
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+            ],
+        ),
     ];
     for (name, terms) in models {
         let pick = |s: &Sample| terms.iter().map(|&t| s.x[t]).collect::<Vec<f64>>();
@@ -244,7 +350,89 @@ fn run(args: &Args) -> Result<(), String> {
             println!("    {:<34} {:>8.1}", NAMES[t], 100.0 * w[k] / unit);
         }
     }
+    // Each other term beside separation, touching and the tempo, one at a time.
+    println!("one term added to separation, touching and the capture-phase tempo:");
+    for (t, name) in NAMES.iter().enumerate().skip(3) {
+        let terms = [0, 1, 2, t];
+        let pick = |s: &Sample| terms.iter().map(|&t| s.x[t]).collect::<Vec<f64>>();
+        let w = fit(&train, pick);
+        print!("    {name:<34} {:>8.1}  ", 100.0 * w[3] / w[0]);
+        report("", &w, &test, pick);
+    }
+    // By ply: the default evaluation against always naming the side to move.
+    println!("held out by ply: positions, side to move wins, default evaluation right");
+    for from in (args.plies.0..=args.plies.1).step_by(4) {
+        let bucket: Vec<&&Sample> = test
+            .iter()
+            .filter(|s| s.ply >= from && s.ply < from + 4)
+            .collect();
+        let n = bucket.len().max(1) as f64;
+        let mover = bucket.iter().filter(|s| s.won).count();
+        let right = bucket.iter().filter(|s| (s.eval > 0.0) == s.won).count();
+        println!(
+            "    plies {from}..{}: {:>5}  {:>5.1} %  {:>5.1} %",
+            from + 3,
+            bucket.len(),
+            100.0 * mover as f64 / n,
+            100.0 * right as f64 / n
+        );
+    }
+    if let Some(path) = &args.dump {
+        let mut text = String::new();
+        for s in &samples {
+            let x: Vec<String> = s.x.iter().map(|v| v.to_string()).collect();
+            text += &format!(
+                "{}\t{}\t{}\t{}\t{}\t{}\n",
+                s.fen,
+                s.game,
+                s.ply,
+                u8::from(s.won),
+                s.eval,
+                x.join("\t")
+            );
+        }
+        std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+    }
     Ok(())
+}
+
+/// Who wins a position: the exact solver (boards up to 6×6), else the engine's proving
+/// search (`go solve`).
+enum Truth {
+    Solver(Box<Solver>),
+    Proof(Box<Policy<Talpa>>),
+}
+
+impl Truth {
+    /// Whether the side to move wins, when proven within `limit`.
+    fn wins(&mut self, p: &Talpa, limit: Duration, never: &AtomicBool) -> Option<bool> {
+        match self {
+            Truth::Solver(solver) => {
+                solver.set_deadline(Some(Instant::now() + limit));
+                let proved = solver.prove_by(p, never, None);
+                solver.set_deadline(None);
+                proved.ok().map(|(won, _)| won)
+            }
+            Truth::Proof(prover) => {
+                let limits = SearchLimits {
+                    solve: true,
+                    budget: Budget {
+                        soft: None,
+                        hard: Some(limit),
+                    },
+                    ..SearchLimits::default()
+                };
+                let stop = Arc::new(AtomicBool::new(false));
+                let history = [p.hash()];
+                let result = prover.search(p, &history, limits, stop, &mut |_| {});
+                result.proven.and_then(|value| match value {
+                    Value::Win(_) => Some(true),
+                    Value::Loss(_) => Some(false),
+                    Value::Draw(_) => None,
+                })
+            }
+        }
+    }
 }
 
 fn sigmoid(z: f64) -> f64 {

@@ -9,6 +9,12 @@
 //!   minus the opponent's. Contacts are symmetric (a red piece next to a blue one
 //!   gives both a capture) but the pieces involved are not: more own pieces in
 //!   contact means more ways to steer the end of the capture phase.
+//! - *Late capture phase* (from the 24th empty square, where 8×8 games are decided):
+//!   touching −45 and safe captures +60 a square ([`safe_captures`]), that is +15 a
+//!   touching piece and −60 an *unsafe* one, whose capture would open the opponent's
+//!   path: each narrows the compulsory captures left. Fitted to positions of that phase
+//!   labelled by proofs (`examples/talpa_tune.rs --size 8`), where touching alone
+//!   predicts nothing.
 //! - A leaf whose side to move has one or two legal moves (captures are compulsory)
 //!   is not judged statically but searched one ply on.
 //!
@@ -45,6 +51,12 @@ pub struct EvalParams {
     /// Score per safe capture square more than the opponent's, in the capture phase
     /// ([`safe_captures`]).
     pub safe_captures: i32,
+    /// From this many empty squares on (the late capture phase, where 8×8 games are
+    /// decided), `late_touching` and `late_safe_captures` replace `touching` and
+    /// `safe_captures`.
+    pub late_from: u32,
+    pub late_touching: i32,
+    pub late_safe_captures: i32,
 }
 
 impl EvalParams {
@@ -58,6 +70,9 @@ impl EvalParams {
         touching: 15,
         walled: 0,
         safe_captures: 0,
+        late_from: 24,
+        late_touching: -45,
+        late_safe_captures: 60,
     };
 }
 
@@ -147,6 +162,29 @@ pub fn safe_captures(position: &Talpa, player: Player) -> u128 {
     movable & !(near_a & near_b)
 }
 
+/// The occupied squares whose emptying alone would give `player` a path. Emptying a
+/// square joins it to the empty regions beside it, so the new region touches an edge
+/// when the square lies on it or beside an empty region that does: two flood fills
+/// for every square at once (as [`safe_captures`]). Paths are never blocked (no move
+/// fills a square), so an own piece here is a win waiting for the mover's chance to
+/// empty it, and an enemy piece here is one the enemy may never move.
+pub fn completing_squares(position: &Talpa, player: Player) -> u128 {
+    let g = position.geometry();
+    let empty = position.empty();
+    let (a, b) = g.edges(player);
+    let near_a = g.grow(g.flood(a & empty, empty)) | a;
+    let near_b = g.grow(g.flood(b & empty, empty)) | b;
+    near_a & near_b & g.board & !empty
+}
+
+/// `player`'s pieces whose emptying would make its own path and not the opponent's:
+/// wins held in reserve (taken at once by a capture from there, or a removal).
+pub fn latent_wins(position: &Talpa, player: Player) -> u128 {
+    completing_squares(position, player)
+        & position.pieces(player)
+        & !completing_squares(position, player.other())
+}
+
 /// The evaluation as a value: its weights.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TalpaEval(pub EvalParams);
@@ -228,17 +266,22 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     }
     let mut score = params.separation * (theirs - ours) + params.material * material;
     if capture_phase {
-        if params.touching != 0 {
+        let (touching, safe) = if position.empty().count_ones() >= params.late_from {
+            (params.late_touching, params.late_safe_captures)
+        } else {
+            (params.touching, params.safe_captures)
+        };
+        if touching != 0 {
             let g = position.geometry();
             let (own, enemy) = (position.pieces(us), position.pieces(them));
             let ours = (own & g.grow(enemy)).count_ones() as i32;
             let theirs = (enemy & g.grow(own)).count_ones() as i32;
-            score += params.touching * (ours - theirs);
+            score += touching * (ours - theirs);
         }
-        if params.safe_captures != 0 {
+        if safe != 0 {
             let ours = safe_captures(position, us).count_ones() as i32;
             let theirs = safe_captures(position, them).count_ones() as i32;
-            score += params.safe_captures * (ours - theirs);
+            score += safe * (ours - theirs);
         }
         if params.walled != 0 {
             let ours = separation(position, us, 0).min(cap) as i32;
@@ -380,5 +423,99 @@ mod tests {
             }
         }
         assert!(safe > 1000 && unsafe_ > 50, "{safe} {unsafe_}");
+    }
+
+    #[test]
+    fn completing_squares_are_the_squares_that_open_a_path() {
+        // Random games on 4×4, 6×6 and 8×8: an occupied square is listed exactly when
+        // emptying it alone (a slow flood from it) makes the player's path.
+        let mut rng = crate::rng::Xorshift::new(19);
+        let mut listed_count = 0;
+        for size in [4, 6, 8] {
+            for _ in 0..100 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                while s.outcome().is_none() {
+                    let g = s.geometry();
+                    let empty = s.empty();
+                    for player in [Player::P1, Player::P2] {
+                        let listed = completing_squares(&s, player);
+                        let latent = latent_wins(&s, player);
+                        let mut occupied = g.board & !empty;
+                        while occupied != 0 {
+                            let bit = occupied & occupied.wrapping_neg();
+                            occupied &= occupied - 1;
+                            let opens = |who: Player| g.has_path(empty | bit, who);
+                            assert_eq!(listed & bit != 0, opens(player), "{}", s.fen());
+                            let reserve = s.pieces(player) & bit != 0
+                                && opens(player)
+                                && !opens(player.other());
+                            assert_eq!(latent & bit != 0, reserve, "{}", s.fen());
+                            listed_count += usize::from(listed & bit != 0);
+                        }
+                    }
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(listed_count > 500, "{listed_count}");
+    }
+
+    #[test]
+    fn late_in_the_capture_phase_unsafe_capture_squares_cost() {
+        // Random 8×8 games: in the capture phase with no win now, the evaluation is the
+        // separation and 15 a touching piece, and from the 24th empty square on also
+        // -60 a square whose every capture opens the opponent's path (found by playing
+        // the captures, for each side as if it were to move).
+        let mut rng = crate::rng::Xorshift::new(29);
+        let mut eval = TalpaEval::default();
+        let mut late = 0;
+        let unsafe_squares = |s: &Talpa, player: Player| {
+            let mover = Talpa::from_parts(
+                8,
+                s.pieces(Player::P1),
+                s.pieces(Player::P2),
+                player,
+                s.plies(),
+            );
+            let mut moves = Vec::new();
+            mover.generate_moves(&mut moves);
+            let (mut safe, mut all) = (0u128, 0u128);
+            for mv in moves {
+                let bit = 1u128 << mv.emptied();
+                all |= bit;
+                let mut child = mover;
+                child.play(mv);
+                if child.outcome() != Some(Outcome::Win(player.other())) {
+                    safe |= bit;
+                }
+            }
+            (all & !safe).count_ones() as i32
+        };
+        for _ in 0..200 {
+            let mut s = Talpa::start(&super::super::Config { size: 8 });
+            while s.outcome().is_none() {
+                let score = eval.evaluate(&s);
+                if s.in_capture_phase() && score != WIN_NOW {
+                    let (us, them) = (s.side_to_move(), s.side_to_move().other());
+                    let g = s.geometry();
+                    let touching =
+                        |p: Player| (s.pieces(p) & g.grow(s.pieces(p.other()))).count_ones() as i32;
+                    let sep = |p: Player| separation(&s, p, 1).min(9) as i32;
+                    let mut expected =
+                        100 * (sep(them) - sep(us)) + 15 * (touching(us) - touching(them));
+                    if s.empty().count_ones() >= 24 {
+                        expected -= 60 * (unsafe_squares(&s, us) - unsafe_squares(&s, them));
+                        late += 1;
+                    }
+                    assert_eq!(score, expected, "{}", s.fen());
+                }
+                let mut moves = Vec::new();
+                s.generate_moves(&mut moves);
+                s.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(late > 200, "{late}");
     }
 }

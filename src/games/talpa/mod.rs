@@ -40,8 +40,8 @@ use crate::hash::SplitMix64;
 
 use crate::search::Strategy;
 pub use eval::{
-    EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, evaluate_with, safe_captures, safe_removals,
-    separation,
+    EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, completing_squares, evaluate_with, latent_wins,
+    safe_captures, safe_removals, separation,
 };
 pub use oracle::TalpaOracle;
 
