@@ -126,14 +126,8 @@ const FEW_SAFE: u32 = 2;
 pub fn safe_moves(s: &Linetris) -> u32 {
     let geo = s.geometry();
     let mask = s.occupied();
-    let playable = geo.playable(mask);
     let opp_threats = geo.winning_cells(s.pieces(s.side_to_move().other()), mask);
-    let mut unsafe_cells = playable & (opp_threats >> 1);
-    let open_bottom = geo.bottom & !mask;
-    if s.rules().row_clear && open_bottom.count_ones() == 1 {
-        unsafe_cells &= !open_bottom;
-    }
-    (playable & !unsafe_cells).count_ones()
+    safe_cells(s, geo.playable(mask), opp_threats).count_ones()
 }
 
 /// The opponent's winning cells that are playable now, when the side to move must
@@ -412,14 +406,14 @@ pub fn features(s: &Linetris) -> Option<[i32; FEATURES]> {
     Some(f)
 }
 
-/// The playable cells of `playable` that are not right under a cell of `threats` (the
-/// last open cell of the bottom row under the row clear counts as safe, as in
-/// [`safe_moves`]).
+/// The cells of `playable` (the playable cells of `s`) that are not right under a cell
+/// of `threats`; under the row clear the last open cell of the bottom row counts as
+/// safe (the clear moves the cell above it away).
 fn safe_cells(s: &Linetris, playable: u128, threats: u128) -> u128 {
     let geo = s.geometry();
     let mut unsafe_cells = playable & (threats >> 1);
-    let open_bottom = geo.bottom & playable;
-    if s.rules().row_clear && (geo.bottom & !s.occupied()).count_ones() == 1 {
+    let open_bottom = geo.bottom & !s.occupied();
+    if s.rules().row_clear && open_bottom.count_ones() == 1 {
         unsafe_cells &= !open_bottom;
     }
     playable & !unsafe_cells
@@ -600,6 +594,29 @@ mod tests {
     use crate::games::linetris::Config;
     use crate::search::{AlphaBeta, NoOracle, Score, SearchLimits};
 
+    /// Plays `games` random games from the start under each of `configs` (one generator
+    /// seeded `seed` for them all), showing `visit` each position before its move, with
+    /// its legal moves.
+    fn random_games(
+        configs: &[Config],
+        games: usize,
+        seed: u64,
+        mut visit: impl FnMut(&Linetris, &[Move]),
+    ) {
+        let mut rng = crate::rng::Xorshift::new(seed);
+        for config in configs {
+            for _ in 0..games {
+                let mut s = Linetris::empty(config);
+                while s.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    visit(&s, &moves);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+
     fn fen(text: &str, row_clear: bool) -> Linetris {
         let config = Config {
             row_clear,
@@ -647,57 +664,48 @@ mod tests {
         // Random games on both rule sets and two sizes: the win found is a win, none
         // found means none exists, and every move left out of the forced replies lets
         // the opponent win at once.
-        let mut rng = crate::rng::Xorshift::new(7);
         let mut eval = LinetrisEval::default();
         let mut checked = 0;
-        for (rows, cols, row_clear, max_plies) in [
+        let configs = [
             (6, 7, true, 0),
             (6, 7, false, 0),
             (5, 5, true, 30),
             (4, 6, true, 0),
-        ] {
-            let config = Config {
-                rows,
-                cols,
-                row_clear,
-                max_plies,
-            };
-            for _ in 0..300 {
-                let mut s = Linetris::empty(&config);
-                while s.outcome().is_none() {
-                    let mut moves = Vec::new();
-                    s.generate_moves(&mut moves);
-                    match eval.win_now(&s) {
-                        Some(mv) => {
-                            let mut child = s;
-                            child.play(mv);
-                            assert_eq!(
-                                child.outcome(),
-                                Some(crate::game::Outcome::Win(s.side_to_move()))
-                            );
-                        }
-                        None => assert!(!wins_at_once(&s), "{}", s.fen()),
-                    }
-                    // Forced replies are only asked where no win is at hand.
-                    let mut forced = Vec::new();
-                    if eval.win_now(&s).is_none() && eval.forced_replies(&s, &mut forced) {
-                        assert!(eval.threatened(&s));
-                        for &mv in moves.iter().filter(|mv| !forced.contains(mv)) {
-                            let mut child = s;
-                            child.play(mv);
-                            assert!(
-                                child.outcome().is_none() && wins_at_once(&child),
-                                "{}",
-                                s.fen()
-                            );
-                            checked += 1;
-                        }
-                    }
-                    let mv = moves[rng.below(moves.len() as u64) as usize];
-                    s.play(mv);
+        ]
+        .map(|(rows, cols, row_clear, max_plies)| Config {
+            rows,
+            cols,
+            row_clear,
+            max_plies,
+        });
+        random_games(&configs, 300, 7, |s, moves| {
+            match eval.win_now(s) {
+                Some(mv) => {
+                    let mut child = *s;
+                    child.play(mv);
+                    assert_eq!(
+                        child.outcome(),
+                        Some(crate::game::Outcome::Win(s.side_to_move()))
+                    );
+                }
+                None => assert!(!wins_at_once(s), "{}", s.fen()),
+            }
+            // Forced replies are only asked where no win is at hand.
+            let mut forced = Vec::new();
+            if eval.win_now(s).is_none() && eval.forced_replies(s, &mut forced) {
+                assert!(eval.threatened(s));
+                for &mv in moves.iter().filter(|mv| !forced.contains(mv)) {
+                    let mut child = *s;
+                    child.play(mv);
+                    assert!(
+                        child.outcome().is_none() && wins_at_once(&child),
+                        "{}",
+                        s.fen()
+                    );
+                    checked += 1;
                 }
             }
-        }
+        });
         assert!(checked > 100, "{checked}");
     }
 
@@ -705,33 +713,26 @@ mod tests {
     fn features_are_left_out_where_the_score_is_exact_and_mirror() {
         // Random row-clear games: no terms exactly where the lines evaluation scores a
         // win next move or a loss; the mirror image has the same terms and score.
-        let mut rng = crate::rng::Xorshift::new(11);
         let old = LinetrisEval {
             fitted: false,
             ..LinetrisEval::default()
         };
         let mut seen = 0;
-        for _ in 0..200 {
-            let mut s = Linetris::empty(&Config::default());
-            while s.outcome().is_none() {
-                let exact = matches!(evaluate_with(&s, &old), WIN_NEXT | LOST);
-                let f = features(&s);
-                assert_eq!(f.is_none(), exact, "{}", s.fen());
-                let geo = *s.geometry();
-                let mut mirror = s;
-                mirror.pieces = s.pieces.map(|p| geo.mirror(p));
-                assert_eq!(features(&mirror), f, "{}", s.fen());
-                assert_eq!(evaluate(&mirror), evaluate(&s), "{}", s.fen());
-                if let Some(f) = f {
-                    seen += 1;
-                    // Every line is counted once per side, whatever it holds.
-                    assert!(f.iter().all(|&x| x >= 0), "{}", s.fen());
-                }
-                let mut moves = Vec::new();
-                s.generate_moves(&mut moves);
-                s.play(moves[rng.below(moves.len() as u64) as usize]);
+        random_games(&[Config::default()], 200, 11, |s, _| {
+            let exact = matches!(evaluate_with(s, &old), WIN_NEXT | LOST);
+            let f = features(s);
+            assert_eq!(f.is_none(), exact, "{}", s.fen());
+            let geo = *s.geometry();
+            let mut mirror = *s;
+            mirror.pieces = s.pieces.map(|p| geo.mirror(p));
+            assert_eq!(features(&mirror), f, "{}", s.fen());
+            assert_eq!(evaluate(&mirror), evaluate(s), "{}", s.fen());
+            if let Some(f) = f {
+                seen += 1;
+                // Every line is counted once per side, whatever it holds.
+                assert!(f.iter().all(|&x| x >= 0), "{}", s.fen());
             }
-        }
+        });
         assert!(seen > 1_000, "{seen}");
     }
 
@@ -768,51 +769,41 @@ mod tests {
         // Random games: a move is unsafe exactly when it does not clear the bottom row
         // and the opponent then wins at once in the same column. Asked, as the search
         // asks `search_on`, where the mover has no win at once.
-        let mut rng = crate::rng::Xorshift::new(23);
         let mut eval = LinetrisEval::default();
         let (mut few, mut unsafe_seen) = (0, 0);
-        for (rows, cols) in [(6, 7), (5, 5)] {
-            let config = Config {
-                rows,
-                cols,
-                ..Config::default()
-            };
-            for _ in 0..300 {
-                let mut s = Linetris::empty(&config);
-                while s.outcome().is_none() {
-                    let mut moves = Vec::new();
-                    s.generate_moves(&mut moves);
-                    if eval.win_now(&s).is_none() {
-                        let safe = moves
-                            .iter()
-                            .filter(|&&mv| {
-                                let mut child = s;
-                                child.play(mv);
-                                let cleared =
-                                    child.occupied().count_ones() < s.occupied().count_ones();
-                                let mut reply = child;
-                                cleared
-                                    || child.outcome().is_some()
-                                    || child
-                                        .geometry()
-                                        .drop_cell(child.occupied(), u32::from(mv.0))
-                                        == 0
-                                    || {
-                                        reply.play(mv);
-                                        reply.outcome()
-                                            != Some(crate::game::Outcome::Win(child.side_to_move()))
-                                    }
-                            })
-                            .count() as u32;
-                        assert_eq!(safe_moves(&s), safe, "{}", s.fen());
-                        assert_eq!(eval.search_on(&s), safe <= FEW_SAFE, "{}", s.fen());
-                        few += usize::from(safe <= FEW_SAFE);
-                        unsafe_seen += moves.len() - safe as usize;
-                    }
-                    s.play(moves[rng.below(moves.len() as u64) as usize]);
-                }
+        let configs = [(6, 7), (5, 5)].map(|(rows, cols)| Config {
+            rows,
+            cols,
+            ..Config::default()
+        });
+        random_games(&configs, 300, 23, |s, moves| {
+            if eval.win_now(s).is_some() {
+                return;
             }
-        }
+            let safe = moves
+                .iter()
+                .filter(|&&mv| {
+                    let mut child = *s;
+                    child.play(mv);
+                    let cleared = child.occupied().count_ones() < s.occupied().count_ones();
+                    let mut reply = child;
+                    cleared
+                        || child.outcome().is_some()
+                        || child
+                            .geometry()
+                            .drop_cell(child.occupied(), u32::from(mv.0))
+                            == 0
+                        || {
+                            reply.play(mv);
+                            reply.outcome() != Some(crate::game::Outcome::Win(child.side_to_move()))
+                        }
+                })
+                .count() as u32;
+            assert_eq!(safe_moves(s), safe, "{}", s.fen());
+            assert_eq!(eval.search_on(s), safe <= FEW_SAFE, "{}", s.fen());
+            few += usize::from(safe <= FEW_SAFE);
+            unsafe_seen += moves.len() - safe as usize;
+        });
         assert!(few > 100 && unsafe_seen > 100, "{few} {unsafe_seen}");
         // Connect Four (RowClear off) keeps its leaves.
         let s = fen("7/7/7/7/7/7 x 0", false);
@@ -886,30 +877,21 @@ mod tests {
     fn safe_move_and_zugzwang_terms_agree_with_a_slow_count() {
         // Random row-clear games on three sizes: the bitboard terms equal a count cell
         // by cell, and every term is met set.
-        let mut rng = crate::rng::Xorshift::new(31);
         let mut seen = [0; 11];
-        for (rows, cols) in [(6, 7), (5, 5), (4, 6)] {
-            let config = Config {
-                rows,
-                cols,
-                ..Config::default()
-            };
-            for _ in 0..300 {
-                let mut s = Linetris::empty(&config);
-                while s.outcome().is_none() {
-                    if let Some(f) = features(&s) {
-                        let slow = slow_zugzwang_terms(&s);
-                        assert_eq!(f[36..], slow, "{}", s.fen());
-                        for (n, x) in seen.iter_mut().zip(slow) {
-                            *n += usize::from(x != 0);
-                        }
-                    }
-                    let mut moves = Vec::new();
-                    s.generate_moves(&mut moves);
-                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+        let configs = [(6, 7), (5, 5), (4, 6)].map(|(rows, cols)| Config {
+            rows,
+            cols,
+            ..Config::default()
+        });
+        random_games(&configs, 300, 31, |s, _| {
+            if let Some(f) = features(s) {
+                let slow = slow_zugzwang_terms(s);
+                assert_eq!(f[36..], slow, "{}", s.fen());
+                for (n, x) in seen.iter_mut().zip(slow) {
+                    *n += usize::from(x != 0);
                 }
             }
-        }
+        });
         assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
     }
 
