@@ -85,6 +85,8 @@ fn features(p: &Talpa) -> [f64; FEATURES] {
     };
     let flag = |b: bool| f64::from(u8::from(b));
     let (ours1, theirs1) = (sep(us, 1), sep(them, 1));
+    let (our_latent, their_latent) = (latent_wins(p, us), latent_wins(p, them));
+    let their_safe = safe_captures(p, them).count_ones();
     let odd = if capture {
         if p.capture_count() % 2 == 1 {
             1.0
@@ -103,8 +105,7 @@ fn features(p: &Talpa) -> [f64; FEATURES] {
         own.count_ones() as f64 - enemy.count_ones() as f64,
         flag(ours1 == 1.0),
         flag(theirs1 == 1.0),
-        f64::from(safe_captures(p, us).count_ones())
-            - f64::from(safe_captures(p, them).count_ones()),
+        f64::from(safe_captures(p, us).count_ones()) - f64::from(their_safe),
         f64::from(safe_removals(p, us).0) - f64::from(safe_removals(p, them).0),
         odd,
         flag(!capture),
@@ -116,11 +117,11 @@ fn features(p: &Talpa) -> [f64; FEATURES] {
         flag(ours1 == 2.0),
         flag(theirs1 == 2.0),
         flag(ours1 == 1.0 && !capture),
-        flag(capture && safe_captures(p, them).count_ones() <= 1),
-        f64::from(latent_wins(p, us).count_ones()),
-        f64::from(latent_wins(p, them).count_ones()),
-        flag(latent_wins(p, us) != 0),
-        flag(latent_wins(p, them) != 0),
+        flag(capture && their_safe <= 1),
+        f64::from(our_latent.count_ones()),
+        f64::from(their_latent.count_ones()),
+        flag(our_latent != 0),
+        flag(their_latent != 0),
         f64::from((completing_squares(p, them) & own).count_ones()),
         f64::from((completing_squares(p, us) & enemy).count_ones()),
     ]
