@@ -26,7 +26,7 @@ use tabuleiro::search::time::Budget;
 use tabuleiro::search::{Policy, SearchLimits};
 
 /// Evaluation variants, by name. `default` is the engine's.
-const VARIANTS: [(&str, EvalParams); 10] = [
+const VARIANTS: [(&str, EvalParams); 11] = [
     ("default", EvalParams::DEFAULT),
     (
         "material",
@@ -64,6 +64,7 @@ const VARIANTS: [(&str, EvalParams); 10] = [
             late_from: 0,
             late_touching: 0,
             late_safe_captures: 0,
+            late_contact: 0,
         },
     ),
     (
@@ -101,6 +102,13 @@ const VARIANTS: [(&str, EvalParams); 10] = [
         "touch40",
         EvalParams {
             touching: 40,
+            ..EvalParams::DEFAULT
+        },
+    ),
+    (
+        "nocontact",
+        EvalParams {
+            late_contact: 0,
             ..EvalParams::DEFAULT
         },
     ),

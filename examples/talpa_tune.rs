@@ -15,7 +15,9 @@
 //! 6×6 (the default: plies 8–40, 1 s a proof) is labelled by the exact solver; 8×8
 //! (plies 24–34, where the engine's games are decided, 2 s a proof) by the engine's
 //! proving search (`go solve`). `--dump FILE` writes the labelled positions (FEN, game,
-//! ply, won, default evaluation, features; tab-separated). Positions whose side to move
+//! ply, won, default evaluation, features; tab-separated); `--labels FILE` reads such a
+//! file back instead of playing and proving (its features and evaluation computed anew,
+//! so new terms are fitted on old labels). Positions whose side to move
 //! wins at once (the evaluation's exact `WIN_NOW`) are left out: the evaluation knows
 //! them.
 
@@ -26,8 +28,8 @@ use std::time::{Duration, Instant};
 use tabuleiro::game::{Game, Player, Value};
 use tabuleiro::games::talpa::solve::{MAX_SOLVE_SIZE, Solver};
 use tabuleiro::games::talpa::{
-    EvalParams, Talpa, WIN_NOW, completing_squares, evaluate_with, latent_wins, safe_captures,
-    safe_removals, separation,
+    EvalParams, Talpa, WIN_NOW, completing_squares, contact_separation, cut, evaluate_with,
+    latent_wins, safe_captures, safe_removals, separation, separation_through,
 };
 use tabuleiro::rng::Xorshift;
 use tabuleiro::search::time::Budget;
@@ -61,9 +63,12 @@ const NAMES: [&str; FEATURES] = [
     "their latent win",
     "own frozen pieces",
     "their frozen pieces",
+    "cut (disjoint paths)",
+    "separation, own contact pieces free",
+    "separation, contact pieces free",
 ];
 
-const FEATURES: usize = 23;
+const FEATURES: usize = 26;
 
 fn features(p: &Talpa) -> [f64; FEATURES] {
     let us = p.side_to_move();
@@ -124,7 +129,19 @@ fn features(p: &Talpa) -> [f64; FEATURES] {
         flag(their_latent != 0),
         f64::from((completing_squares(p, them) & own).count_ones()),
         f64::from((completing_squares(p, us) & enemy).count_ones()),
+        f64::from(cut(p, us).min(cap)) - f64::from(cut(p, them).min(cap)),
+        own_contact_free(p, them) - own_contact_free(p, us),
+        f64::from(contact_separation(p, them).min(cap))
+            - f64::from(contact_separation(p, us).min(cap)),
     ]
+}
+
+/// The separation of `player` where its own pieces in contact cost nothing (it may
+/// empty them by capturing).
+fn own_contact_free(p: &Talpa, player: Player) -> f64 {
+    let g = p.geometry();
+    let free = p.pieces(player) & g.grow(p.pieces(player.other()));
+    f64::from(separation_through(p, player, free).min(p.size() as u32 + 1))
 }
 
 struct Args {
@@ -136,6 +153,8 @@ struct Args {
     plies: (u32, u32),
     /// Where to write the labelled positions (game, ply, won, eval, features; tabs).
     dump: Option<String>,
+    /// A dump to read the labelled positions from instead of playing and proving.
+    labels: Option<String>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -157,6 +176,7 @@ fn parse() -> Result<Args, String> {
             solve_ms: 1_000,
             plies: (8, 40),
             dump: None,
+            labels: None,
         }
     } else {
         Args {
@@ -167,6 +187,7 @@ fn parse() -> Result<Args, String> {
             solve_ms: 2_000,
             plies: (24, 34),
             dump: None,
+            labels: None,
         }
     };
     let mut i = 0;
@@ -184,9 +205,10 @@ fn parse() -> Result<Args, String> {
             "--to-ply" => args.plies.1 = number(value)? as u32,
             "--size" => {}
             "--dump" => args.dump = Some(value.clone()),
+            "--labels" => args.labels = Some(value.clone()),
             other => {
                 return Err(format!(
-                    "unknown argument {other:?} (--size 6|8, --games N, --seed S, --nodes N, --solve-ms MS, --from-ply P, --to-ply P, --dump FILE)"
+                    "unknown argument {other:?} (--size 6|8, --games N, --seed S, --nodes N, --solve-ms MS, --from-ply P, --to-ply P, --dump FILE, --labels FILE)"
                 ));
             }
         }
@@ -241,7 +263,11 @@ fn run(args: &Args) -> Result<(), String> {
     let mut samples = Vec::new();
     let (mut unproven, mut win_now) = (0, 0);
     let started = Instant::now();
-    for game in 0..args.games {
+    if let Some(path) = &args.labels {
+        samples = read_labels(path, &config)?;
+    }
+    let games = if args.labels.is_some() { 0 } else { args.games };
+    for game in 0..games {
         // A game, then its positions labelled from the last to the first (the solver's
         // table keeps the later proofs), until one is not proven in time.
         let mut position = Talpa::start(&config);
@@ -288,10 +314,13 @@ fn run(args: &Args) -> Result<(), String> {
             });
         }
     }
+    if let Some(path) = &args.labels {
+        println!("{} labelled positions read from {path}", samples.len());
+    }
     println!(
         "{} positions labelled from {} games (plies {}..={}, {} nodes a move), {} not proven within {} ms, {} wins now left out, {:.0} s",
         samples.len(),
-        args.games,
+        games,
         args.plies.0,
         args.plies.1,
         args.nodes,
@@ -315,7 +344,7 @@ fn run(args: &Args) -> Result<(), String> {
     report("default evaluation", &scale, &test, |s| {
         vec![s.eval / 100.0]
     });
-    let models: [(&str, &[usize]); 11] = [
+    let models: [(&str, &[usize]); 14] = [
         ("separation and touching refitted", &[0, 1]),
         ("separation and safe captures", &[0, 8]),
         ("separation, touching and safe captures", &[0, 1, 8]),
@@ -335,10 +364,14 @@ fn run(args: &Args) -> Result<(), String> {
             "with the latent wins and frozen pieces",
             &[0, 1, 2, 17, 18, 21, 22],
         ),
+        ("the late set and the cut", &[0, 1, 8, 23]),
+        ("the late set, own contact pieces free", &[0, 1, 8, 24]),
+        ("the late set, contact pieces free", &[0, 1, 8, 25]),
         (
             "every term",
             &[
                 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                23, 24, 25,
             ],
         ),
     ];
@@ -395,6 +428,31 @@ fn run(args: &Args) -> Result<(), String> {
         std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
     }
     Ok(())
+}
+
+/// The positions of a `--dump` file, their features and evaluation computed anew.
+fn read_labels(path: &str, config: &<Talpa as Game>::Config) -> Result<Vec<Sample>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut samples = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let bad = |what: &str| format!("{path}:{}: {what}", n + 1);
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() < 4 {
+            return Err(bad("fewer than 4 fields"));
+        }
+        let p = Talpa::from_fen(config, fields[0]).map_err(|e| bad(&e.to_string()))?;
+        let game = fields[1].parse().map_err(|_| bad("game"))?;
+        let won = fields[3] == "1";
+        samples.push(Sample {
+            ply: p.plies(),
+            fen: p.fen(),
+            x: features(&p),
+            eval: f64::from(evaluate_with(&p, &EvalParams::DEFAULT)),
+            won,
+            game,
+        });
+    }
+    Ok(samples)
 }
 
 /// Who wins a position: the exact solver (boards up to 6×6), else the engine's proving

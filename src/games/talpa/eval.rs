@@ -14,7 +14,10 @@
 //!   touching piece and −60 an *unsafe* one, whose capture would open the opponent's
 //!   path: each narrows the compulsory captures left. Fitted to positions of that phase
 //!   labelled by proofs (`examples/talpa_tune.rs --size 8`), where touching alone
-//!   predicts nothing.
+//!   predicts nothing. Also, on 8×8 and up, the *contact separation* (100 per piece):
+//!   the separation where every piece in contact with an enemy piece costs nothing
+//!   ([`contact_separation`]), since each capture still pending empties one square of
+//!   a contact; the labelled positions name it the strongest late term.
 //! - A leaf whose side to move has one or two legal moves (captures are compulsory)
 //!   is not judged statically but searched one ply on.
 //!
@@ -57,6 +60,10 @@ pub struct EvalParams {
     pub late_from: u32,
     pub late_touching: i32,
     pub late_safe_captures: i32,
+    /// From `late_from` on (on boards of 8×8 and up), score per unit of the separation
+    /// difference where the pieces in contact (either colour) cost nothing
+    /// ([`contact_separation`]).
+    pub late_contact: i32,
 }
 
 impl EvalParams {
@@ -73,6 +80,7 @@ impl EvalParams {
         late_from: 24,
         late_touching: -45,
         late_safe_captures: 60,
+        late_contact: 100,
     };
 }
 
@@ -116,6 +124,62 @@ pub fn separation(position: &Talpa, player: Player, enemy_cost: u32) -> u32 {
 
 /// The separation of a side whose path is cut by walls.
 pub const UNREACHABLE: u32 = 99;
+
+/// The separation of `player` where the squares of `free` cost nothing, like empty
+/// ones (every other piece costs 1): for example the pieces that captures still pending
+/// will empty.
+pub fn separation_through(position: &Talpa, player: Player, free: u128) -> u32 {
+    let g: &Geometry = position.geometry();
+    let open = (position.empty() | free) & g.board;
+    let (start, goal) = g.edges(player);
+    let mut reach = g.flood(start, open);
+    let mut cost = 0;
+    while reach & goal == 0 {
+        let entering = (g.grow(reach) | start) & g.board & !reach;
+        reach = g.flood(reach | entering, open | reach | entering);
+        cost += 1;
+    }
+    cost
+}
+
+/// The separation of `player` where every piece in contact with an enemy piece costs
+/// nothing: the capture phase goes on until no contact is left, and every capture
+/// empties one square of a contact (the capturer's), so these are the pieces the
+/// captures still pending may take off a path.
+pub fn contact_separation(position: &Talpa, player: Player) -> u32 {
+    let g = position.geometry();
+    let (red, blue) = (position.pieces(Player::P1), position.pieces(Player::P2));
+    let contact = (red & g.grow(blue)) | (blue & g.grow(red));
+    separation_through(position, player, contact)
+}
+
+/// The cut `player`'s opponent holds: the fewest pieces (of either colour) whose staying
+/// blocks every path of `player`, which is also (Menger) the most paths of `player`
+/// that share no piece (empty squares may be shared). Pieces never come back, so while
+/// any such cut stands `player` has no path. On the grid a set of squares blocks every
+/// path of orthogonal steps between two opposite edges exactly when it holds a chain of
+/// king steps between the other two: the cut is the shortest chain of pieces across the
+/// opponent's two edges, one king-step flood a piece of the chain; 0 when `player` has a
+/// path. A king step crosses at most one file, so a cut is never shorter than the
+/// board's side: what it tells is how far above that the thinnest line stands (a
+/// feature of `examples/talpa_tune.rs`, not of the evaluation).
+pub fn cut(position: &Talpa, player: Player) -> u32 {
+    let g: &Geometry = position.geometry();
+    let occupied = g.board & !position.empty();
+    let (a, b) = g.edges(player.other());
+    let mut reach = a & occupied;
+    let mut cost = 1;
+    while reach & b == 0 {
+        let wide = reach | g.east(reach) | g.west(reach);
+        let next = (wide | g.north(wide) | g.south(wide)) & occupied;
+        if next == reach {
+            return 0;
+        }
+        reach = next;
+        cost += 1;
+    }
+    cost
+}
 
 /// The removals of `player`'s own pieces that do not open the opponent's path (in the
 /// removal phase, the moves that side can still spend), and whether one of them opens
@@ -216,6 +280,10 @@ impl Evaluator<Talpa> for TalpaEval {
     }
 }
 
+/// The smallest board whose evaluation has the contact separation: it was fitted to and
+/// played on 8×8; smaller boards keep the evaluation checked against their exact values.
+const CONTACT_FROM_SIZE: usize = 8;
+
 /// A leaf whose side to move has at most this many legal moves is searched on
 /// ([`Evaluator::search_on`]): 2 scored more than 1 and 3 against the same opponent
 /// (docs/strength.md, "Fourth pass").
@@ -266,7 +334,8 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
     }
     let mut score = params.separation * (theirs - ours) + params.material * material;
     if capture_phase {
-        let (touching, safe) = if position.empty().count_ones() >= params.late_from {
+        let late = position.empty().count_ones() >= params.late_from;
+        let (touching, safe) = if late {
             (params.late_touching, params.late_safe_captures)
         } else {
             (params.touching, params.safe_captures)
@@ -282,6 +351,16 @@ pub fn evaluate_with(position: &Talpa, params: &EvalParams) -> i32 {
             let ours = safe_captures(position, us).count_ones() as i32;
             let theirs = safe_captures(position, them).count_ones() as i32;
             score += safe * (ours - theirs);
+        }
+        let contact = if late && position.size() >= CONTACT_FROM_SIZE {
+            params.late_contact
+        } else {
+            0
+        };
+        if contact != 0 {
+            let ours = contact_separation(position, us).min(cap) as i32;
+            let theirs = contact_separation(position, them).min(cap) as i32;
+            score += contact * (theirs - ours);
         }
         if params.walled != 0 {
             let ours = separation(position, us, 0).min(cap) as i32;
@@ -462,12 +541,189 @@ mod tests {
         assert!(listed_count > 500, "{listed_count}");
     }
 
+    /// The most paths of `player` sharing no piece, by augmenting paths (Ford–Fulkerson
+    /// on the squares split in two, a piece passing one path and an empty square any
+    /// number): Menger's count, found without the grid's duality.
+    fn disjoint_paths(s: &Talpa, player: Player) -> u32 {
+        let n = s.size();
+        let squares = n * n;
+        // Node 2q is square q's entry, 2q+1 its exit; then the source and the sink.
+        let (source, sink) = (2 * squares, 2 * squares + 1);
+        let nodes = 2 * squares + 2;
+        let mut cap = vec![vec![0u32; nodes]; nodes];
+        let big = squares as u32;
+        let empty = s.empty();
+        let (a, b) = s.geometry().edges(player);
+        for q in 0..squares {
+            let bit = 1u128 << q;
+            cap[2 * q][2 * q + 1] = if empty & bit != 0 { big } else { 1 };
+            if a & bit != 0 {
+                cap[source][2 * q] = big;
+            }
+            if b & bit != 0 {
+                cap[2 * q + 1][sink] = big;
+            }
+            let (file, rank) = (q % n, q / n);
+            let mut link = |r: usize| cap[2 * q + 1][2 * r] = big;
+            if file > 0 {
+                link(q - 1);
+            }
+            if file + 1 < n {
+                link(q + 1);
+            }
+            if rank > 0 {
+                link(q - n);
+            }
+            if rank + 1 < n {
+                link(q + n);
+            }
+        }
+        let mut flow = 0;
+        loop {
+            let mut parent = vec![usize::MAX; nodes];
+            parent[source] = source;
+            let mut queue = std::collections::VecDeque::from([source]);
+            while let Some(u) = queue.pop_front() {
+                for v in 0..nodes {
+                    if parent[v] == usize::MAX && cap[u][v] > 0 {
+                        parent[v] = u;
+                        queue.push_back(v);
+                    }
+                }
+            }
+            if parent[sink] == usize::MAX {
+                return flow;
+            }
+            let mut v = sink;
+            while v != source {
+                let u = parent[v];
+                cap[u][v] -= 1;
+                cap[v][u] += 1;
+                v = u;
+            }
+            flow += 1;
+            if flow >= big {
+                return flow; // a path of empty squares: any number of paths
+            }
+        }
+    }
+
+    /// The fewest pieces to cross with `free` costing nothing, by Dijkstra's relaxation
+    /// square by square.
+    fn slow_separation(s: &Talpa, player: Player, free: u128) -> u32 {
+        let n = s.size();
+        let open = s.empty() | free;
+        let cost = |q: usize| u32::from(open & (1u128 << q) == 0);
+        let (a, b) = s.geometry().edges(player);
+        let mut dist = vec![u32::MAX; n * n];
+        for (q, d) in dist.iter_mut().enumerate() {
+            if a & (1u128 << q) != 0 {
+                *d = cost(q);
+            }
+        }
+        loop {
+            let mut changed = false;
+            for q in 0..n * n {
+                let (file, rank) = (q % n, q / n);
+                let mut near = Vec::new();
+                if file > 0 {
+                    near.push(q - 1);
+                }
+                if file + 1 < n {
+                    near.push(q + 1);
+                }
+                if rank > 0 {
+                    near.push(q - n);
+                }
+                if rank + 1 < n {
+                    near.push(q + n);
+                }
+                for r in near {
+                    if dist[r] != u32::MAX && dist[r] + cost(q) < dist[q] {
+                        dist[q] = dist[r] + cost(q);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        (0..n * n)
+            .filter(|&q| b & (1u128 << q) != 0)
+            .map(|q| dist[q])
+            .min()
+            .unwrap_or(u32::MAX)
+    }
+
+    #[test]
+    fn the_cut_is_the_most_disjoint_paths_and_contact_pieces_can_be_free() {
+        // Random games on 4×4, 6×6 and 8×8: the cut is Menger's count of paths sharing
+        // no piece (0 exactly when the player has a path), and the separation through
+        // free squares is Dijkstra's, with the contact pieces free or none.
+        let mut rng = crate::rng::Xorshift::new(31);
+        let mut seen = [0usize; 4];
+        for size in [4, 6, 8] {
+            for _ in 0..40 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                loop {
+                    let g = s.geometry();
+                    for player in [Player::P1, Player::P2] {
+                        let c = cut(&s, player);
+                        let has_path = g.has_path(s.empty(), player);
+                        assert_eq!(c == 0, has_path, "{}", s.fen());
+                        if !has_path {
+                            assert_eq!(c, disjoint_paths(&s, player), "{}", s.fen());
+                        }
+                        // The cut 0 (a path), the side, the side and 1, more.
+                        let above = (c as usize + 1).saturating_sub(size);
+                        seen[if c == 0 { 0 } else { above.min(3) }] += 1;
+                        let (own, enemy) = (s.pieces(player), s.pieces(player.other()));
+                        let contact = (own & g.grow(enemy)) | (enemy & g.grow(own));
+                        assert_eq!(
+                            contact_separation(&s, player),
+                            slow_separation(&s, player, contact),
+                            "{}",
+                            s.fen()
+                        );
+                        for free in [0, own & g.grow(enemy), (own | enemy) & g.grow(s.empty())] {
+                            assert_eq!(
+                                separation_through(&s, player, free),
+                                slow_separation(&s, player, free),
+                                "{}",
+                                s.fen()
+                            );
+                        }
+                        assert_eq!(
+                            separation_through(&s, player, 0),
+                            separation(&s, player, 1),
+                            "{}",
+                            s.fen()
+                        );
+                    }
+                    if s.outcome().is_some() {
+                        break;
+                    }
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        // Cuts above the board's side are rare in random games, but they occur.
+        assert!(
+            seen[0] > 50 && seen[1] > 1000 && seen[2] + seen[3] > 10,
+            "{seen:?}"
+        );
+    }
+
     #[test]
     fn late_in_the_capture_phase_unsafe_capture_squares_cost() {
         // Random 8×8 games: in the capture phase with no win now, the evaluation is the
         // separation and 15 a touching piece, and from the 24th empty square on also
         // -60 a square whose every capture opens the opponent's path (found by playing
-        // the captures, for each side as if it were to move).
+        // the captures, for each side as if it were to move) and 100 a piece of the
+        // separation with the pieces in contact free.
         let mut rng = crate::rng::Xorshift::new(29);
         let mut eval = TalpaEval::default();
         let mut late = 0;
@@ -507,6 +763,11 @@ mod tests {
                         100 * (sep(them) - sep(us)) + 15 * (touching(us) - touching(them));
                     if s.empty().count_ones() >= 24 {
                         expected -= 60 * (unsafe_squares(&s, us) - unsafe_squares(&s, them));
+                        // Every piece in contact free, by the slow separation.
+                        let (red, blue) = (s.pieces(Player::P1), s.pieces(Player::P2));
+                        let contact = (red & g.grow(blue)) | (blue & g.grow(red));
+                        let free = |p: Player| slow_separation(&s, p, contact).min(9) as i32;
+                        expected += 100 * (free(them) - free(us));
                         late += 1;
                     }
                     assert_eq!(score, expected, "{}", s.fen());

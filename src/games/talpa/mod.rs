@@ -40,8 +40,8 @@ use crate::hash::SplitMix64;
 
 use crate::search::Strategy;
 pub use eval::{
-    EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, completing_squares, evaluate_with, latent_wins,
-    safe_captures, safe_removals, separation,
+    EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, completing_squares, contact_separation, cut,
+    evaluate_with, latent_wins, safe_captures, safe_removals, separation, separation_through,
 };
 pub use oracle::TalpaOracle;
 
