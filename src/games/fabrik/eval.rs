@@ -528,6 +528,14 @@ fn at_least_one_two(set: Bb, board: Bb) -> (Bb, Bb) {
     (one, two)
 }
 
+/// The squares of the board with a neighbour in `set`.
+#[inline]
+pub(super) fn dilate(set: Bb, board: Bb) -> Bb {
+    neighbour_planes(set, board)
+        .iter()
+        .fold(0, |all, near| all | near)
+}
+
 /// For each of the 8 directions, the squares whose neighbour that way is in `set`.
 #[inline(always)]
 fn neighbour_planes(set: Bb, board: Bb) -> [Bb; 8] {
