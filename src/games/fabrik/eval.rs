@@ -31,7 +31,11 @@ pub const WIN_NOW: i32 = 10_000;
 const DOUBLE_THREAT: i32 = 1_500;
 const SINGLE_THREAT: i32 = 120;
 /// Each opponent completion square the side to move cannot reach (cannot block by
-/// placing there).
+/// placing there). Not for lines of five: the workers are shared, so such a square is
+/// mostly out of the opponent's reach too (fitted to 11×11 outcomes the term came out
+/// slightly positive, and without it the engine lost fewer games to its two-ply
+/// player; docs/experiments/fabrik.md, tenth pass). Lines of four keep it: neither fit
+/// nor games were made there.
 const UNBLOCKABLE: i32 = 400;
 /// The side to move cannot win at once and every move it has lets the opponent wall
 /// the workers in ([`has_safe_move`]): lost in two plies (below every other score).
@@ -528,6 +532,14 @@ fn at_least_one_two(set: Bb, board: Bb) -> (Bb, Bb) {
     (one, two)
 }
 
+/// The squares of the board with a neighbour in `set`.
+#[inline]
+pub(super) fn dilate(set: Bb, board: Bb) -> Bb {
+    neighbour_planes(set, board)
+        .iter()
+        .fold(0, |all, near| all | near)
+}
+
 /// For each of the 8 directions, the squares whose neighbour that way is in `set`.
 #[inline(always)]
 fn neighbour_planes(set: Bb, board: Bb) -> [Bb; 8] {
@@ -925,7 +937,9 @@ fn evaluate_terms(position: &Fabrik, with: Terms, terms: &mut StoneTerms) -> i32
                 } else {
                     SINGLE_THREAT
                 };
-                score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
+                if position.line_length() != 5 {
+                    score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
+                }
             }
             if ours != 0 {
                 score += SINGLE_THREAT / 2 * if two_or_more(ours) { 2 } else { 1 };

@@ -26,6 +26,7 @@
 //! updated incrementally.
 
 pub mod eval;
+pub mod features;
 pub mod forcing;
 pub mod geometry;
 pub mod threats;
