@@ -21,6 +21,10 @@
 //! wins at once (the evaluation's exact `WIN_NOW`) are left out: the evaluation knows
 //! them.
 
+#[path = "logistic/mod.rs"]
+mod logistic;
+use logistic::report;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -494,87 +498,13 @@ impl Truth {
     }
 }
 
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
+impl logistic::Labelled for Sample {
+    fn won(&self) -> bool {
+        self.won
+    }
 }
 
-/// Logistic regression without intercept (the features are from the side to move's
-/// view; the tempo is a feature), by Newton's method with a little ridge.
+/// The logistic fit of `logistic`, 50 Newton steps.
 fn fit(samples: &[&Sample], x: impl Fn(&Sample) -> Vec<f64>) -> Vec<f64> {
-    let n = x(samples[0]).len();
-    let mut w = vec![0.0; n];
-    for _ in 0..50 {
-        let mut grad = vec![0.0; n];
-        let mut hess = vec![vec![0.0; n]; n];
-        for s in samples {
-            let xs = x(s);
-            let z: f64 = xs.iter().zip(&w).map(|(a, b)| a * b).sum();
-            let p = sigmoid(z);
-            let y = f64::from(u8::from(s.won));
-            for i in 0..n {
-                grad[i] += (p - y) * xs[i];
-                for j in 0..n {
-                    hess[i][j] += p * (1.0 - p) * xs[i] * xs[j];
-                }
-            }
-        }
-        for i in 0..n {
-            grad[i] += 1e-3 * w[i];
-            hess[i][i] += 1e-3;
-        }
-        let step = solve(hess, grad);
-        for i in 0..n {
-            w[i] -= step[i];
-        }
-    }
-    w
-}
-
-/// Solves `a x = b` by Gaussian elimination with partial pivoting.
-fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for c in 0..n {
-        let pivot = (c..n)
-            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
-            .unwrap_or(c);
-        a.swap(c, pivot);
-        b.swap(c, pivot);
-        if a[c][c].abs() < 1e-12 {
-            continue;
-        }
-        let pivot_row = a[c].clone();
-        for r in c + 1..n {
-            let f = a[r][c] / pivot_row[c];
-            for (x, p) in a[r][c..].iter_mut().zip(&pivot_row[c..]) {
-                *x -= f * p;
-            }
-            b[r] -= f * b[c];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for c in (0..n).rev() {
-        let rest: f64 = (c + 1..n).map(|k| a[c][k] * x[k]).sum();
-        x[c] = if a[c][c].abs() < 1e-12 {
-            0.0
-        } else {
-            (b[c] - rest) / a[c][c]
-        };
-    }
-    x
-}
-
-/// Log-loss and the share of positions whose winner the model's sign names.
-fn report(name: &str, w: &[f64], test: &[&Sample], x: impl Fn(&Sample) -> Vec<f64>) {
-    let (mut loss, mut right) = (0.0, 0);
-    for s in test {
-        let z: f64 = x(s).iter().zip(w).map(|(a, b)| a * b).sum();
-        let p = sigmoid(z).clamp(1e-9, 1.0 - 1e-9);
-        loss -= if s.won { p.ln() } else { (1.0 - p).ln() };
-        right += usize::from((z > 0.0) == s.won);
-    }
-    println!(
-        "{name}: held-out log-loss {:.4}, winner named {:.1} %",
-        loss / test.len().max(1) as f64,
-        100.0 * right as f64 / test.len().max(1) as f64
-    );
+    logistic::fit(samples, 50, x)
 }
