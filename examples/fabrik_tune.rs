@@ -23,20 +23,19 @@
 //! Positions the evaluation scores exactly (a win now, lost in two) are left out: it
 //! knows them.
 
-#[path = "logistic/mod.rs"]
-mod logistic;
-use logistic::report;
+#[path = "tuning/mod.rs"]
+mod tuning;
+use tuning::report;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tabuleiro::game::{Game, Outcome, Value};
+use tabuleiro::game::{Game, Outcome};
 use tabuleiro::games::fabrik::eval::{WIN_NOW, evaluate};
 use tabuleiro::games::fabrik::features::{FEATURES, NAMES, features};
 use tabuleiro::games::fabrik::{Fabrik, MoveKind};
 use tabuleiro::rng::Xorshift;
-use tabuleiro::search::time::Budget;
 use tabuleiro::search::{Policy, SearchLimits};
 
 /// One ply in this many (after the opening) is a random move.
@@ -216,7 +215,7 @@ fn play(args: &Args, config: &<Fabrik as Game>::Config) -> Vec<Sample> {
             let mut exact = false;
             if proving && proofs < PROOFS_PER_GAME {
                 proofs += 1;
-                match prove(&mut prover, p, Duration::from_millis(args.solve_ms)) {
+                match tuning::proven_win(&mut prover, p, Duration::from_millis(args.solve_ms)) {
                     Some(w) => {
                         won = w;
                         exact = true;
@@ -238,26 +237,6 @@ fn play(args: &Args, config: &<Fabrik as Game>::Config) -> Vec<Sample> {
         started.elapsed().as_secs_f64()
     );
     samples
-}
-
-/// Whether the side to move wins, when the engine's proving search proves it in time.
-fn prove(prover: &mut Policy<Fabrik>, p: &Fabrik, limit: Duration) -> Option<bool> {
-    let limits = SearchLimits {
-        solve: true,
-        budget: Budget {
-            soft: None,
-            hard: Some(limit),
-        },
-        ..SearchLimits::default()
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let history = [p.hash()];
-    let result = prover.search(p, &history, limits, stop, &mut |_| {});
-    result.proven.and_then(|value| match value {
-        Value::Win(_) => Some(true),
-        Value::Loss(_) => Some(false),
-        Value::Draw(_) => None,
-    })
 }
 
 fn load(path: &str, config: &<Fabrik as Game>::Config) -> Result<Vec<Sample>, String> {
@@ -400,7 +379,7 @@ fn run(args: &Args) -> Result<(), String> {
         let right = bucket.iter().filter(|s| (s.eval > 0.0) == s.won).count();
         let fitted = bucket
             .iter()
-            .filter(|s| (logistic::dot(&pick_all(s), &w_all) > 0.0) == s.won)
+            .filter(|s| (tuning::dot(&pick_all(s), &w_all) > 0.0) == s.won)
             .count();
         println!(
             "    plies {from}..{}: {:>6}  {:>5.1} %  {:>5.1} %  {:>5.1} %",
@@ -414,7 +393,7 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-impl logistic::Labelled for Sample {
+impl tuning::Labelled for Sample {
     fn won(&self) -> bool {
         self.won
     }
@@ -422,5 +401,5 @@ impl logistic::Labelled for Sample {
 
 /// The logistic fit of `logistic`, 30 Newton steps.
 fn fit(samples: &[&Sample], x: impl Fn(&Sample) -> Vec<f64>) -> Vec<f64> {
-    logistic::fit(samples, 30, x)
+    tuning::fit(samples, 30, x)
 }

@@ -21,22 +21,21 @@
 //! wins at once (the evaluation's exact `WIN_NOW`) are left out: the evaluation knows
 //! them.
 
-#[path = "logistic/mod.rs"]
-mod logistic;
-use logistic::report;
+#[path = "tuning/mod.rs"]
+mod tuning;
+use tuning::report;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tabuleiro::game::{Game, Player, Value};
+use tabuleiro::game::{Game, Player};
 use tabuleiro::games::talpa::solve::{MAX_SOLVE_SIZE, Solver};
 use tabuleiro::games::talpa::{
     EvalParams, Talpa, WIN_NOW, completing_squares, contact_separation, cut, evaluate_with,
     latent_wins, safe_captures, safe_removals, separation, separation_through,
 };
 use tabuleiro::rng::Xorshift;
-use tabuleiro::search::time::Budget;
 use tabuleiro::search::{Oracle, Policy, SearchLimits};
 
 /// One ply in this many is a random move (so games differ).
@@ -476,29 +475,12 @@ impl Truth {
                 solver.set_deadline(None);
                 proved.ok().map(|(won, _)| won)
             }
-            Truth::Proof(prover) => {
-                let limits = SearchLimits {
-                    solve: true,
-                    budget: Budget {
-                        soft: None,
-                        hard: Some(limit),
-                    },
-                    ..SearchLimits::default()
-                };
-                let stop = Arc::new(AtomicBool::new(false));
-                let history = [p.hash()];
-                let result = prover.search(p, &history, limits, stop, &mut |_| {});
-                result.proven.and_then(|value| match value {
-                    Value::Win(_) => Some(true),
-                    Value::Loss(_) => Some(false),
-                    Value::Draw(_) => None,
-                })
-            }
+            Truth::Proof(prover) => tuning::proven_win(prover.as_mut(), p, limit),
         }
     }
 }
 
-impl logistic::Labelled for Sample {
+impl tuning::Labelled for Sample {
     fn won(&self) -> bool {
         self.won
     }
@@ -506,5 +488,5 @@ impl logistic::Labelled for Sample {
 
 /// The logistic fit of `logistic`, 50 Newton steps.
 fn fit(samples: &[&Sample], x: impl Fn(&Sample) -> Vec<f64>) -> Vec<f64> {
-    logistic::fit(samples, 50, x)
+    tuning::fit(samples, 50, x)
 }

@@ -1,5 +1,40 @@
-//! What the tuning examples that fit a logistic model to labelled positions share
-//! (`talpa_tune`, `fabrik_tune`): the fit, by Newton's method, and its held-out report.
+//! What the tuning examples that label positions and fit a logistic model to them share
+//! (`talpa_tune`, `fabrik_tune`): a label proven by the engine's own proving search, the
+//! fit, by Newton's method, and its held-out report.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tabuleiro::game::Value;
+use tabuleiro::search::eval::Evaluator;
+use tabuleiro::search::time::Budget;
+use tabuleiro::search::{Policy, SearchLimits, Strategy};
+
+/// Whether the side to move of `p` wins, when `prover`'s proving search (`go solve`)
+/// proves it within `limit`.
+pub fn proven_win<G: Strategy, E: Evaluator<G>>(
+    prover: &mut Policy<G, E>,
+    p: &G,
+    limit: Duration,
+) -> Option<bool> {
+    let limits = SearchLimits {
+        solve: true,
+        budget: Budget {
+            soft: None,
+            hard: Some(limit),
+        },
+        ..SearchLimits::default()
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let history = [p.hash()];
+    let result = prover.search(p, &history, limits, stop, &mut |_| {});
+    result.proven.and_then(|value| match value {
+        Value::Win(_) => Some(true),
+        Value::Loss(_) => Some(false),
+        Value::Draw(_) => None,
+    })
+}
 
 /// A labelled position: whether the side to move won.
 pub trait Labelled {
