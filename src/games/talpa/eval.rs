@@ -96,8 +96,13 @@ impl Default for EvalParams {
 /// `enemy_cost` 0 makes enemy pieces walls; the result is then `UNREACHABLE` when
 /// they cut every path.
 pub fn separation(position: &Talpa, player: Player, enemy_cost: u32) -> u32 {
+    separation_over(position, player, position.empty(), enemy_cost)
+}
+
+/// [`separation`] with the squares of `open` (the empty ones, and maybe some pieces)
+/// costing nothing.
+fn separation_over(position: &Talpa, player: Player, open: u128, enemy_cost: u32) -> u32 {
     let g: &Geometry = position.geometry();
-    let empty = position.empty();
     let own = position.pieces(player);
     let enemy = position.pieces(player.other());
     let (cheap, dear) = match enemy_cost {
@@ -106,14 +111,14 @@ pub fn separation(position: &Talpa, player: Player, enemy_cost: u32) -> u32 {
         _ => (own, enemy),
     };
     let (start, goal) = g.edges(player);
-    let mut reach = g.flood(start, empty);
+    let mut reach = g.flood(start, open);
     let mut pending = 0u128;
     let mut cost = 0;
     while reach & goal == 0 {
         let touched = (g.grow(reach) | start) & g.board & !reach;
         let entering = (touched & cheap) | pending;
         pending = touched & dear & !entering;
-        reach = g.flood(reach | entering, empty | reach | entering);
+        reach = g.flood(reach | entering, open | reach | entering);
         cost += 1;
         if entering == 0 && pending == 0 {
             return UNREACHABLE; // walls cut every path
@@ -129,17 +134,8 @@ pub const UNREACHABLE: u32 = 99;
 /// ones (every other piece costs 1): for example the pieces that captures still pending
 /// will empty.
 pub fn separation_through(position: &Talpa, player: Player, free: u128) -> u32 {
-    let g: &Geometry = position.geometry();
-    let open = (position.empty() | free) & g.board;
-    let (start, goal) = g.edges(player);
-    let mut reach = g.flood(start, open);
-    let mut cost = 0;
-    while reach & goal == 0 {
-        let entering = (g.grow(reach) | start) & g.board & !reach;
-        reach = g.flood(reach | entering, open | reach | entering);
-        cost += 1;
-    }
-    cost
+    let open = (position.empty() | free) & position.geometry().board;
+    separation_over(position, player, open, 1)
 }
 
 /// The separation of `player` where every piece in contact with an enemy piece costs
