@@ -31,11 +31,11 @@ pub const WIN_NOW: i32 = 10_000;
 const DOUBLE_THREAT: i32 = 1_500;
 const SINGLE_THREAT: i32 = 120;
 /// Each opponent completion square the side to move cannot reach (cannot block by
-/// placing there). Not for lines of five: the workers are shared, so such a square is
-/// mostly out of the opponent's reach too (fitted to 11×11 outcomes the term came out
-/// slightly positive, and without it the engine lost fewer games to its two-ply
-/// player; docs/experiments/fabrik.md, tenth pass). Lines of four keep it: neither fit
-/// nor games were made there.
+/// placing there), in the experiment with quarter threat terms only. The engine as
+/// played does not charge it: the workers are shared, so such a square is mostly out
+/// of the opponent's reach too (fitted to 11×11 outcomes the term came out slightly
+/// positive; without it the engine won more games on 11×11 and on 7×7;
+/// docs/experiments/fabrik.md, tenth and eleventh passes).
 const UNBLOCKABLE: i32 = 400;
 /// The side to move cannot win at once and every move it has lets the opponent wall
 /// the workers in ([`has_safe_move`]): lost in two plies (below every other score).
@@ -937,9 +937,6 @@ fn evaluate_terms(position: &Fabrik, with: Terms, terms: &mut StoneTerms) -> i32
                 } else {
                     SINGLE_THREAT
                 };
-                if position.line_length() != 5 {
-                    score -= UNBLOCKABLE * (theirs & !reach).count_ones() as i32;
-                }
             }
             if ours != 0 {
                 score += SINGLE_THREAT / 2 * if two_or_more(ours) { 2 } else { 1 };
