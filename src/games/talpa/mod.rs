@@ -603,11 +603,23 @@ impl Strategy for Talpa {
     /// which the proving search plays at once, so the clock is shared among the moves
     /// before it rather than kept for moves that cost nothing; on smaller boards by as
     /// many plies fewer as they have squares. At least [`MIN_MOVES_TO_GO`], at most
-    /// [`Strategy::MOVES_TO_GO`].
+    /// [`Strategy::MOVES_TO_GO`]. On 8×8 and up two phases are set apart: the opening
+    /// (before the [`EARLY_EMPTY_8`]th empty square) counts [`EARLY_MOVES_TO_GO`],
+    /// spending less, and the phase where the games turn (from the [`LATE_EMPTY_8`]th)
+    /// counts [`LATE_MOVES_TO_GO`], spending what the moves after it, played at once,
+    /// would leave unused.
     fn moves_to_go(&self) -> u64 {
         let squares = (self.size() * self.size()) as u64;
-        let end = END_EMPTY_8 * squares / 64;
         let emptied = u64::from(self.empty().count_ones());
+        if self.size() >= PHASES_FROM_SIZE {
+            if emptied < EARLY_EMPTY_8 * squares / 64 {
+                return EARLY_MOVES_TO_GO;
+            }
+            if emptied >= LATE_EMPTY_8 * squares / 64 {
+                return LATE_MOVES_TO_GO;
+            }
+        }
+        let end = END_EMPTY_8 * squares / 64;
         let left = end.saturating_sub(emptied) / 2;
         left.clamp(MIN_MOVES_TO_GO, Self::MOVES_TO_GO)
     }
@@ -634,6 +646,21 @@ const END_EMPTY_8: u64 = 32;
 /// The fewest moves a side is taken to have left: it keeps that many moves' overhead in
 /// reserve however long the game goes.
 const MIN_MOVES_TO_GO: u64 = 4;
+/// The smallest board whose clock sets the opening and the turning phase apart: they
+/// were measured on 8×8 only.
+const PHASES_FROM_SIZE: usize = 8;
+/// The empty squares before which an 8×8 game is in its opening, for the clock.
+const EARLY_EMPTY_8: u64 = 12;
+/// The moves counted left in the opening: more than the rule from the squares (15 to
+/// 11), so that the opening's moves take less and leave it to the later phases.
+const EARLY_MOVES_TO_GO: u64 = 20;
+/// The empty squares from which an 8×8 game is in the phase where it turns, for the
+/// clock: its searches decide the games lost to horizons of 10 to 16 plies.
+const LATE_EMPTY_8: u64 = 24;
+/// The moves counted left from [`LATE_EMPTY_8`]: the moves after it cost next to
+/// nothing, so a move of this phase may plan on half the clock (its hard limit stays a
+/// [`HARD_SHARE`]th of it).
+const LATE_MOVES_TO_GO: u64 = 2;
 
 #[cfg(test)]
 mod tests {
@@ -641,25 +668,39 @@ mod tests {
 
     #[test]
     fn the_clock_share_grows_as_squares_empty() {
+        // The first `emptied` squares of an 8×8 board empty, the rest split between
+        // the sides.
+        let emptied = |emptied: u32| {
+            let full = u128::MAX >> (128 - 64);
+            let half = (64 - emptied) / 2;
+            let red = ((1u128 << half) - 1) << emptied;
+            Talpa::from_parts(
+                8,
+                red,
+                full & !red & !((1 << emptied) - 1),
+                Player::P1,
+                emptied,
+            )
+        };
         let mut position = start(8);
-        assert_eq!(position.moves_to_go(), 15);
+        assert_eq!(position.moves_to_go(), EARLY_MOVES_TO_GO);
         for mv in [
             "d5d4", "e3e2", "e4e5", "c5c6", "c8c7", "f4f5", "c7c6", "h4h5",
         ] {
             position.play(position.legal_move(mv).unwrap());
         }
-        // 8 squares emptied: 12 moves left until the 32nd.
-        assert_eq!(position.moves_to_go(), 12);
-        // 30 squares emptied (the first 34 squares occupied): the floor.
-        let late = Talpa::from_parts(
-            8,
-            (1 << 17) - 1,
-            ((1 << 34) - 1) & !((1 << 17) - 1),
-            Player::P1,
-            30,
-        );
+        // 8 squares emptied: still the opening.
+        assert_eq!(position.moves_to_go(), EARLY_MOVES_TO_GO);
+        assert_eq!(emptied(11).moves_to_go(), EARLY_MOVES_TO_GO);
+        // From the 12th: the moves left until the 32nd.
+        assert_eq!(emptied(12).moves_to_go(), 10);
+        assert_eq!(emptied(16).moves_to_go(), 8);
+        assert_eq!(emptied(23).moves_to_go(), MIN_MOVES_TO_GO);
+        // From the 24th: the turning phase.
+        assert_eq!(emptied(24).moves_to_go(), LATE_MOVES_TO_GO);
+        let late = emptied(30);
         assert_eq!(late.empty().count_ones(), 30);
-        assert_eq!(late.moves_to_go(), MIN_MOVES_TO_GO);
+        assert_eq!(late.moves_to_go(), LATE_MOVES_TO_GO);
         // 6×6: decided by about the 18th empty square.
         assert_eq!(start(6).moves_to_go(), 9);
         // A middle-game move may run to a quarter of the usable clock, not an eighth:
