@@ -18,6 +18,12 @@
 //! errors, the test set's accuracy (the share whose nearest label to the prediction
 //! is theirs) and the weights in the evaluation's units (that same `S`), which
 //! `eval.rs` rounds into its constants.
+//!
+//! `--labelled F,...` adds 6 × 7 positions labelled by a long search
+//! (`examples/linetris_label.rs`): a score `cp` becomes the label `1 / (1 + e^(−cp /
+//! S'))` with `--label-scale S'`, a mate 1 or 0; `--labelled-weight K` counts each K
+//! times in the fit, and `--board none` fits on them alone. Errors are printed for the
+//! tables' positions and the searched ones apart (the tables' stay the check).
 
 use tabuleiro::game::{Game, Outcome, Value};
 use tabuleiro::games::linetris::eval::{FEATURE_NAMES, FEATURES, evaluate, features};
@@ -34,6 +40,12 @@ struct Args {
     random_one_in: u64,
     /// Only the first this many terms are fitted (the others stay 0).
     terms: usize,
+    /// Files of 6 × 7 positions labelled by a search (`examples/linetris_label.rs`).
+    labelled: Vec<String>,
+    /// The scale that turns a search's score into a label: `1 / (1 + e^(−cp / S))`.
+    label_scale: f64,
+    /// Each labelled position counts this many times in the fit.
+    labelled_weight: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -44,13 +56,27 @@ fn parse_args() -> Result<Args, String> {
         iterations: 1500,
         random_one_in: 2,
         terms: FEATURES,
+        labelled: Vec::new(),
+        label_scale: 0.0,
+        labelled_weight: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
+            "--labelled" => args.labelled = value()?.split(',').map(String::from).collect(),
+            "--label-scale" => {
+                args.label_scale = value()?.parse().map_err(|_| "bad --label-scale")?
+            }
+            "--labelled-weight" => {
+                args.labelled_weight = value()?.parse().map_err(|_| "bad --labelled-weight")?
+            }
             "--board" => {
                 let text = value()?;
+                if text == "none" {
+                    args.boards.clear();
+                    continue;
+                }
                 args.boards = text
                     .split(',')
                     .map(|b| {
@@ -76,7 +102,7 @@ fn parse_args() -> Result<Args, String> {
             "--iterations" => args.iterations = value()?.parse().map_err(|_| "bad --iterations")?,
             other => {
                 return Err(format!(
-                    "unknown argument {other:?} (--board RxC,..., --games N, --seed S, --iterations N, --random-one-in N, --terms N)"
+                    "unknown argument {other:?} (--board RxC,...|none, --games N, --seed S, --iterations N, --random-one-in N, --terms N, --labelled F,..., --label-scale S, --labelled-weight K)"
                 ));
             }
         }
@@ -85,10 +111,46 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// A labelled position: its terms, the current evaluation and the label.
+#[derive(Clone)]
 struct Sample {
     f: [f64; FEATURES],
     eval: f64,
     label: f64,
+    /// Labelled by a search (`--labelled`), not by a table.
+    searched: bool,
+}
+
+/// The positions of `--labelled` files: `FEN<TAB>cp N` or `FEN<TAB>mate N`. A mate is
+/// labelled 1 or 0, a score `1 / (1 + e^(−cp / scale))`; positions the evaluation
+/// scores exactly are left out, as in the tables' samples.
+fn labelled(files: &[String], scale: f64) -> Result<Vec<Sample>, String> {
+    let config = Config::default();
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        for (n, line) in text.lines().enumerate() {
+            let bad = |why: &str| format!("{file}:{}: {why}", n + 1);
+            let (fen, score) = line.split_once('\t').ok_or_else(|| bad("no tab"))?;
+            let s = Linetris::from_fen(&config, fen).map_err(|e| bad(&format!("{e:?}")))?;
+            let (kind, number) = score.split_once(' ').ok_or_else(|| bad("no score"))?;
+            let number: f64 = number.parse().map_err(|_| bad("score"))?;
+            let label = match kind {
+                "mate" if number > 0.0 => 1.0,
+                "mate" => 0.0,
+                "cp" => sigmoid(number / scale),
+                _ => return Err(bad("neither cp nor mate")),
+            };
+            if let Some(f) = features(&s) {
+                out.push(Sample {
+                    f: f.map(f64::from),
+                    eval: f64::from(evaluate(&s)),
+                    label,
+                    searched: true,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn label(value: Value) -> f64 {
@@ -138,6 +200,7 @@ fn samples(table: &Table, rows: u32, cols: u32, args: &Args, rng: &mut Xorshift)
                     f: f.map(f64::from),
                     eval: f64::from(evaluate(&s)),
                     label: label(value),
+                    searched: false,
                 });
             }
             let values = move_values(table, &s);
@@ -265,31 +328,71 @@ fn main() {
         );
         all.extend(got);
     }
+    if !args.labelled.is_empty() {
+        if args.label_scale <= 0.0 {
+            eprintln!("linetris_tune: --labelled needs --label-scale S (S > 0)");
+            std::process::exit(2);
+        }
+        match labelled(&args.labelled, args.label_scale) {
+            Ok(got) => {
+                println!("labelled 6x7: {} positions", got.len());
+                all.extend(got);
+            }
+            Err(why) => {
+                eprintln!("linetris_tune: {why}");
+                std::process::exit(1);
+            }
+        }
+    }
     if all.len() < 100 {
         eprintln!("linetris_tune: too few positions ({})", all.len());
         std::process::exit(1);
     }
     let (train, test): (Vec<_>, Vec<_>) =
         all.into_iter().enumerate().partition(|(i, _)| i % 4 != 3);
-    let train: Vec<Sample> = train.into_iter().map(|(_, s)| s).collect();
+    let train: Vec<Sample> = train
+        .into_iter()
+        .flat_map(|(_, s)| {
+            let times = if s.searched { args.labelled_weight } else { 1 };
+            std::iter::repeat_n(s, times)
+        })
+        .collect();
     let test: Vec<Sample> = test.into_iter().map(|(_, s)| s).collect();
-    let scale = fit_scale(&train);
+    // The scale of the tables' positions when there are any (the evaluation's units).
+    let tables: Vec<Sample> = train.iter().filter(|s| !s.searched).cloned().collect();
+    let scale = fit_scale(if tables.is_empty() { &train } else { &tables });
     let current = |x: &Sample| sigmoid(x.eval / scale);
-    println!(
-        "current evaluation: S = {scale:.1}, error train {:.5}, test {:.5}, test accuracy {:.4}",
-        mse(&train, current),
-        mse(&test, current),
-        accuracy(&test, current)
-    );
     let w = fit_weights(&train, args.iterations, args.terms);
     let fitted = |x: &Sample| sigmoid(w.iter().zip(&x.f).map(|(w, f)| w * f).sum());
-    println!(
-        "fitted weights ({} terms): error train {:.5}, test {:.5}, test accuracy {:.4}",
-        args.terms,
-        mse(&train, fitted),
-        mse(&test, fitted),
-        accuracy(&test, fitted)
-    );
+    println!("current evaluation: S = {scale:.1}");
+    for (name, searched) in [("table", false), ("searched", true)] {
+        let train: Vec<Sample> = train
+            .iter()
+            .filter(|s| s.searched == searched)
+            .cloned()
+            .collect();
+        let test: Vec<Sample> = test
+            .iter()
+            .filter(|s| s.searched == searched)
+            .cloned()
+            .collect();
+        if test.is_empty() || train.is_empty() {
+            continue;
+        }
+        println!(
+            "{name} positions: current error train {:.5}, test {:.5}, test accuracy {:.4}",
+            mse(&train, current),
+            mse(&test, current),
+            accuracy(&test, current)
+        );
+        println!(
+            "{name} positions: fitted ({} terms) error train {:.5}, test {:.5}, test accuracy {:.4}",
+            args.terms,
+            mse(&train, fitted),
+            mse(&test, fitted),
+            accuracy(&test, fitted)
+        );
+    }
     println!("weights in the evaluation's units (× S):");
     for (name, w) in FEATURE_NAMES.iter().zip(w) {
         println!("  {name:<36} {:>8.2}", w * scale);

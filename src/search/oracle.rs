@@ -157,6 +157,12 @@ pub trait Oracle<G: Game>: Send + Sync + 'static {
     fn probe_root(&self, _state: &G, _history: &[u64]) -> Option<RootProbe<G::Move>> {
         None
     }
+
+    /// On the clock at full strength: the move of the game's opening table (a long
+    /// search's choice made beforehand, no proof), or `None` to search.
+    fn opening_move(&self, _state: &G) -> Option<G::Move> {
+        None
+    }
 }
 
 /// The oracle of a game with no exact knowledge beyond its rules.

@@ -157,6 +157,20 @@ impl<G: Strategy, E: Evaluator<G>> Policy<G, E> {
             {
                 return result;
             }
+            if limits.level.is_full()
+                && !limits.solve
+                && limits.nodes.is_none()
+                && limits.depth.is_none()
+                && limits.budget.spend().is_some()
+                && let Some(best) = self.oracle.opening_move(root)
+            {
+                let mut result = SearchResult::fallback(Some(best));
+                result.pv = vec![best];
+                result.depth = 1;
+                result.note = Some("opening table".to_string());
+                report(&self.info(&result, started));
+                return result;
+            }
             let mcts = root.method() == Method::Mcts
                 && !limits.solve
                 && limits.depth.is_none()

@@ -19,6 +19,7 @@
 pub mod bits;
 pub mod book;
 pub mod eval;
+pub mod opening;
 pub mod oracle;
 pub mod retro;
 pub mod solver;

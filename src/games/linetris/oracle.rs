@@ -444,6 +444,14 @@ impl Oracle<Linetris> for LinetrisOracle {
         Self::retro_root(self.retro_table()?, state, history)
     }
 
+    /// 6 × 7 with the row clear, in the first plies: the opening table's move.
+    fn opening_move(&self, state: &Linetris) -> Option<Move> {
+        if !self.switch.on() {
+            return None;
+        }
+        super::opening::embedded()?.get(state)
+    }
+
     /// Connect Four positions with few empty cells are solved outright (a few
     /// microseconds each), so the search plays endgames perfectly.
     fn probe(&self, state: &Linetris) -> Option<Value> {

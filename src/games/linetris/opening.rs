@@ -1,0 +1,238 @@
+//! The opening table of 6 × 7 with the row clear: for the positions of the first plies
+//! (one per mirror pair), the move a long search of the engine chose. The engine's
+//! first moves decide games it loses much later (docs/experiments/linetris.md, "Tenth
+//! pass"), and a move of a 1 s + 10 ms game gets a few tens of milliseconds; the table
+//! gives those moves seconds of search. It is no proof: the oracle plays from it only on
+//! the clock, at full strength, with `Tablebase` on, and never in place of a solver.
+//!
+//! Made by `examples/linetris_opening.rs`, built in from `data/linetris/`, in the text
+//! format of every book ([`crate::book`]):
+//!
+//! ```text
+//! linetris-opening rows 6 cols 7 plies 3 movetime 3000 count N fnv1a64 H
+//! 1a0 4
+//! ```
+//!
+//! An entry is a position's key (`own + mask` in the layout of [`super::bits`], the
+//! smaller of the position's and its mirror image's, as [`super::book`]) and the column
+//! (1-based) to play in that orientation. A table that fails its checks (header,
+//! checksum, keys, columns) is ignored with a warning, never trusted.
+
+use std::sync::OnceLock;
+
+use super::book::pieces_of_key;
+use super::{Linetris, Move};
+use crate::book::BookText;
+use crate::game::Game;
+
+/// The first word of a table.
+pub const MAGIC: &str = "linetris-opening";
+
+/// The header's fields, in order.
+const FIELDS: [&str; 4] = ["rows", "cols", "plies", "movetime"];
+
+/// The board the table is for.
+const ROWS: u32 = 6;
+const COLS: u32 = 7;
+
+/// The built-in table.
+const EMBEDDED: &str = include_str!("../../../data/linetris/opening-6x7.book");
+
+/// A checked table: canonical keys, strictly increasing, with the column (0-based) to
+/// play in the canonical orientation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub plies: u32,
+    entries: Vec<(u128, u8)>,
+}
+
+/// The key of `state` (`own + mask`, own for the side to move).
+fn key(state: &Linetris) -> u128 {
+    let own = state.pieces(state.side_to_move());
+    own + state.occupied()
+}
+
+/// The key of `state` or of its mirror image, whichever is smaller.
+pub fn canonical_key(state: &Linetris) -> u128 {
+    let key = key(state);
+    key.min(state.geometry().mirror(key))
+}
+
+/// `mv` in `state` as the canonical orientation sees it, or the canonical
+/// orientation's move as `state` sees it (mirroring is its own inverse).
+pub fn orient(state: &Linetris, mv: Move) -> Move {
+    let key = key(state);
+    if state.geometry().mirror(key) < key {
+        Move((state.cols() - 1) as u8 - mv.0)
+    } else {
+        mv
+    }
+}
+
+/// The text of a table with `entries` (canonical key, 1-based column), any order.
+pub fn text(plies: u32, movetime: u64, entries: &[(u128, i64)]) -> String {
+    let mut entries = entries.to_vec();
+    entries.sort_unstable();
+    entries.dedup_by_key(|e| e.0);
+    let fields = [
+        ("rows", ROWS.to_string()),
+        ("cols", COLS.to_string()),
+        ("plies", plies.to_string()),
+        ("movetime", movetime.to_string()),
+    ]
+    .map(|(n, v)| (n.to_string(), v));
+    crate::book::write(MAGIC, &fields, &entries)
+}
+
+impl Table {
+    /// Parses and checks a table; the error says what is wrong.
+    pub fn parse(text: &str) -> Result<Table, String> {
+        let book = BookText::parse(text, MAGIC, &FIELDS)?;
+        let number = |name: &str| -> Result<u32, String> {
+            book.field(name)
+                .unwrap_or_default()
+                .parse::<u32>()
+                .map_err(|e| format!("header: {name}: {e}"))
+        };
+        if number("rows")? != ROWS || number("cols")? != COLS {
+            return Err(format!("header: not a {ROWS}x{COLS} table"));
+        }
+        let plies = number("plies")?;
+        if plies >= ROWS {
+            return Err(format!("header: plies {plies}: a column could be full"));
+        }
+        let geo = super::bits::Geometry::<u128>::new(ROWS, COLS);
+        let mut entries = Vec::with_capacity(book.entries.len());
+        for (n, &(key, col)) in book.entries.iter().enumerate() {
+            let bad = |why: &str| format!("entry {}: {why}: `{key:x} {col}`", n + 1);
+            if pieces_of_key(&geo, key).is_none_or(|pieces| pieces > plies) {
+                return Err(bad("no key of this board and plies"));
+            }
+            if geo.mirror(key) < key {
+                return Err(bad("key not canonical"));
+            }
+            if !(1..=i64::from(COLS)).contains(&col) {
+                return Err(bad("no column"));
+            }
+            entries.push((key, (col - 1) as u8));
+        }
+        Ok(Table { plies, entries })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries as the text holds them: canonical key, 1-based column.
+    pub fn entries(&self) -> impl Iterator<Item = (u128, i64)> + '_ {
+        self.entries
+            .iter()
+            .map(|&(key, col)| (key, i64::from(col) + 1))
+    }
+
+    /// The table's move in `state`, if `state` is a position of the table's board and
+    /// rules and the table has it.
+    pub fn get(&self, state: &Linetris) -> Option<Move> {
+        let rules = state.rules();
+        if !rules.row_clear
+            || state.rows() != ROWS
+            || state.cols() != COLS
+            || state.plies > self.plies
+            || state.outcome().is_some()
+        {
+            return None;
+        }
+        let canonical = canonical_key(state);
+        let at = self
+            .entries
+            .binary_search_by_key(&canonical, |&(k, _)| k)
+            .ok()?;
+        let mv = orient(state, Move(self.entries[at].1));
+        // Every column holds at most `plies` < `ROWS` pieces: the move is legal.
+        Some(mv)
+    }
+}
+
+/// The built-in table, parsed and checked once; `None` (with a warning) when it fails.
+pub fn embedded() -> Option<&'static Table> {
+    static TABLE: OnceLock<Option<Table>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| match Table::parse(EMBEDDED) {
+            Ok(table) => Some(table),
+            Err(why) => {
+                log::warn!("linetris opening table: {why}; ignored");
+                None
+            }
+        })
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::default_config;
+
+    fn after(moves: &str) -> Linetris {
+        let mut state = Linetris::start(&default_config::<Linetris>());
+        for c in moves.chars() {
+            let mv = state.legal_move(&c.to_string()).unwrap();
+            state.play(mv);
+        }
+        state
+    }
+
+    #[test]
+    fn the_built_in_table_is_sound_and_complete() {
+        let table = embedded().expect("the built-in table passes its checks");
+        assert_eq!(table.plies, 3);
+        // Every position of up to 3 plies, one per mirror pair: 1 + 4 + 25 + 121.
+        assert_eq!(table.len(), 151);
+        for line in ["", "4", "31", "311", "541", "757", "534", "561"] {
+            let state = after(line);
+            let mv = table.get(&state).expect("in the table");
+            // Mirror images get mirrored moves.
+            let mirrored: String = line
+                .chars()
+                .map(|c| char::from(b'8' - (c as u8 - b'0')))
+                .collect();
+            let image = table.get(&after(&mirrored)).expect("in the table");
+            assert_eq!(image.0, 6 - mv.0, "{line}");
+        }
+        assert_eq!(table.get(&after("1234")), None);
+    }
+
+    #[test]
+    fn other_boards_and_rules_have_no_table_move() {
+        let table = embedded().expect("the built-in table");
+        let mut config = default_config::<Linetris>();
+        config.row_clear = false;
+        assert_eq!(table.get(&Linetris::start(&config)), None);
+        let mut config = default_config::<Linetris>();
+        config.rows = 5;
+        config.cols = 5;
+        assert_eq!(table.get(&Linetris::start(&config)), None);
+    }
+
+    #[test]
+    fn a_damaged_table_is_refused() {
+        let good = text(3, 10, &[(1_u128, 4)]);
+        assert!(Table::parse(&good).is_ok());
+        assert!(Table::parse(&good.replace(" 4\n", " 5\n")).is_err());
+        assert!(Table::parse(&text(3, 10, &[(1_u128, 8)])).is_err());
+        assert!(Table::parse(&text(9, 10, &[(1_u128, 4)])).is_err());
+        // A key that is not the smaller of the mirror pair.
+        let geo = super::super::bits::Geometry::<u128>::new(ROWS, COLS);
+        let key = geo.cell(0, 0);
+        let (small, large) = if geo.mirror(key) < key {
+            (geo.mirror(key), key)
+        } else {
+            (key, geo.mirror(key))
+        };
+        assert!(Table::parse(&text(3, 10, &[(small, 1)])).is_ok());
+        assert!(Table::parse(&text(3, 10, &[(large, 1)])).is_err());
+    }
+}
