@@ -17,7 +17,6 @@ use std::time::Instant;
 use tabuleiro::game::{Game, Params, default_config};
 use tabuleiro::games::linetris::{Linetris, LinetrisEval, LinetrisOracle};
 use tabuleiro::rng::Xorshift;
-use tabuleiro::search::time::{self, Clock};
 use tabuleiro::search::{Oracle, Policy, Score, SearchLimits, TABLEBASE};
 
 fn usage() -> ! {
@@ -82,15 +81,7 @@ fn main() {
             continue;
         }
         labeller.clear();
-        let clock = Clock {
-            movetime: Some(ms),
-            ..Clock::default()
-        };
-        let limits = SearchLimits {
-            budget: time::budget(&clock, 0),
-            started: Some(Instant::now()),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::movetime(ms);
         let stop = Arc::new(AtomicBool::new(false));
         let result = labeller.search(&state, &[state.hash()], limits, stop, &mut |_| {});
         let label = match result.score {

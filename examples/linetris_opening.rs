@@ -18,7 +18,6 @@ use std::time::Instant;
 
 use tabuleiro::game::{Game, Params, default_config};
 use tabuleiro::games::linetris::{Linetris, LinetrisEval, LinetrisOracle, opening};
-use tabuleiro::search::time::{self, Clock};
 use tabuleiro::search::{Oracle, Policy, SearchLimits, TABLEBASE};
 
 fn usage() -> ! {
@@ -101,15 +100,7 @@ fn main() {
             oracle.set_options(&off);
         }
         let mut policy = Policy::new(hash, LinetrisEval::default(), Arc::new(oracle));
-        let clock = Clock {
-            movetime: Some(ms),
-            ..Clock::default()
-        };
-        let limits = SearchLimits {
-            budget: time::budget(&clock, 0),
-            started: Some(Instant::now()),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::movetime(ms);
         let stop = Arc::new(AtomicBool::new(false));
         let result = policy.search(state, &[state.hash()], limits, stop, &mut |_| {});
         let Some(best) = result.best else {

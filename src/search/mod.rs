@@ -103,6 +103,22 @@ pub struct SearchLimits {
     pub level: Level,
 }
 
+impl SearchLimits {
+    /// The limits of `go movetime ms` with no overhead kept back, the clock started now:
+    /// a timed search of the examples that label positions or make tables.
+    pub fn movetime(ms: u64) -> Self {
+        let clock = time::Clock {
+            movetime: Some(ms),
+            ..time::Clock::default()
+        };
+        SearchLimits {
+            budget: time::budget(&clock, 0),
+            started: Some(Instant::now()),
+            ..SearchLimits::default()
+        }
+    }
+}
+
 /// The result of a search.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SearchResult<M> {
