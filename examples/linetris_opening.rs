@@ -21,7 +21,9 @@ use tabuleiro::games::linetris::{Linetris, LinetrisEval, LinetrisOracle, opening
 use tabuleiro::search::{Oracle, Policy, SearchLimits, TABLEBASE};
 
 fn usage() -> ! {
-    eprintln!("usage: linetris_opening [--plies P] [--ms MS] [--hash MIB]");
+    eprintln!(
+        "usage: linetris_opening [--plies P] [--from F] [--ms MS] [--hash MIB] [--merge TABLE]"
+    );
     std::process::exit(2);
 }
 
