@@ -52,10 +52,14 @@ fn key(state: &Linetris) -> u128 {
     own + state.occupied()
 }
 
-/// The key of `state` or of its mirror image, whichever is smaller.
+/// The key of `state` or of its mirror image, whichever is smaller (as the Connect Four
+/// book keys its positions).
 pub fn canonical_key(state: &Linetris) -> u128 {
-    let key = key(state);
-    key.min(state.geometry().mirror(key))
+    super::book::canonical_key(
+        state.geometry(),
+        state.pieces(state.side_to_move()),
+        state.occupied(),
+    )
 }
 
 /// `mv` in `state` as the canonical orientation sees it, or the canonical
