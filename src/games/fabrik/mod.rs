@@ -769,12 +769,25 @@ impl Strategy for Fabrik {
     /// between engines on 11×11 end at ply 50–90 (walled in, mostly), so the clock's
     /// share of a move grows in the middle and late game, where they are decided,
     /// instead of keeping a reserve of 25 moves' overhead to the end (about half the
-    /// clock was left unused at 1 s + 10 ms). At least [`MIN_MOVES_TO_GO`], at most the
-    /// default.
+    /// clock was left unused at 1 s + 10 ms): at least [`MIN_MOVES_TO_GO`], at most the
+    /// default. On 11×11 two phases are set apart: the opening and early middle game
+    /// (before ply [`EARLY_PLIES`]), where the games are not lost, counts
+    /// [`EARLY_MOVES_TO_GO`] and spends less; the late middle game (from ply
+    /// [`LATE_PLIES`]), where they are lost to horizons of 3–15 plies, counts
+    /// [`LATE_MOVES_TO_GO`] and spends what the early phase saved.
     fn moves_to_go(&self) -> u64 {
+        let plies = u64::from(self.plies);
+        if self.size >= PHASES_FROM_SIZE {
+            if plies < EARLY_PLIES {
+                return EARLY_MOVES_TO_GO;
+            }
+            if plies >= LATE_PLIES {
+                return LATE_MOVES_TO_GO;
+            }
+        }
         let squares = u64::from(self.size) * u64::from(self.size);
         let end = GAME_PLIES_11 * squares / 121;
-        let left = end.saturating_sub(u64::from(self.plies)) / 2;
+        let left = end.saturating_sub(plies) / 2;
         left.clamp(MIN_MOVES_TO_GO, Self::MOVES_TO_GO)
     }
 }
@@ -785,6 +798,22 @@ const GAME_PLIES_11: u64 = 76;
 /// The fewest moves a side is assumed to have left: it keeps that many moves' overhead
 /// in reserve however long the game goes.
 const MIN_MOVES_TO_GO: u64 = 6;
+/// The smallest board whose clock sets the early and the late phase apart: they were
+/// measured on 11×11 only.
+const PHASES_FROM_SIZE: u8 = 11;
+/// The ply before which an 11×11 game is in its early phase, for the clock.
+const EARLY_PLIES: u64 = 50;
+/// The moves counted left in the early phase: more than the rule from the plies (25 to
+/// 13), so that its moves take about 20 ms, not 30, and leave the time to the late
+/// middle game.
+const EARLY_MOVES_TO_GO: u64 = 32;
+/// The ply from which an 11×11 game is in its late middle game, for the clock: the
+/// moves that lose the games against the two-ply player lie at plies 56–81.
+const LATE_PLIES: u64 = 56;
+/// The moves counted left from [`LATE_PLIES`]: a fifth of the clock (less five moves'
+/// overhead) a move, decreasing as the clock does; the moves after ply 72 mostly end
+/// early on a proven score.
+const LATE_MOVES_TO_GO: u64 = 5;
 
 #[cfg(test)]
 mod tests {
@@ -809,15 +838,20 @@ mod tests {
 
     #[test]
     fn the_clock_share_grows_as_the_game_goes_on() {
+        // 11×11: the early phase, the rule from the plies, the late middle game.
         let mut position = start();
-        assert_eq!(position.moves_to_go(), 25);
+        assert_eq!(position.moves_to_go(), EARLY_MOVES_TO_GO);
+        position.plies = 49;
+        assert_eq!(position.moves_to_go(), EARLY_MOVES_TO_GO);
         position.plies = 50;
         assert_eq!(position.moves_to_go(), 13);
-        position.plies = 70;
-        assert_eq!(position.moves_to_go(), MIN_MOVES_TO_GO);
+        position.plies = 55;
+        assert_eq!(position.moves_to_go(), 10);
+        position.plies = 56;
+        assert_eq!(position.moves_to_go(), LATE_MOVES_TO_GO);
         position.plies = 200;
-        assert_eq!(position.moves_to_go(), MIN_MOVES_TO_GO);
-        // 7×7: a game of 30 plies or so.
+        assert_eq!(position.moves_to_go(), LATE_MOVES_TO_GO);
+        // 7×7: a game of 30 plies or so, and no phases.
         let config = Config {
             size: 7,
             line_length: 4,
@@ -825,6 +859,16 @@ mod tests {
         let mut small = Fabrik::start(&config);
         small.plies = 6;
         assert_eq!(small.moves_to_go(), 12);
+        small.plies = 22;
+        assert_eq!(small.moves_to_go(), MIN_MOVES_TO_GO);
+        // 10×10: the rule from the plies alone (a game of 62 plies).
+        let mut ten = Fabrik::start(&Config {
+            size: 10,
+            line_length: 5,
+        });
+        assert_eq!(ten.moves_to_go(), 25);
+        ten.plies = 40;
+        assert_eq!(ten.moves_to_go(), 11);
     }
 
     #[test]
