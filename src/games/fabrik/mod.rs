@@ -810,10 +810,10 @@ const EARLY_MOVES_TO_GO: u64 = 32;
 /// The ply from which an 11×11 game is in its late middle game, for the clock: the
 /// moves that lose the games against the two-ply player lie at plies 56–81.
 const LATE_PLIES: u64 = 56;
-/// The moves counted left from [`LATE_PLIES`]: a fifth of the clock (less five moves'
+/// The moves counted left from [`LATE_PLIES`]: a quarter of the clock (less four moves'
 /// overhead) a move, decreasing as the clock does; the moves after ply 72 mostly end
 /// early on a proven score.
-const LATE_MOVES_TO_GO: u64 = 5;
+const LATE_MOVES_TO_GO: u64 = 4;
 
 #[cfg(test)]
 mod tests {
