@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example talpa_solve SIZE [--fen FEN] [--table LOG2] [--moves]`
 //!
-//! - `SIZE`: 4 or 6.
+//! - `SIZE`: 4, 6 or 8 (8×8 from a late position: `--fen`).
 //! - `--fen FEN`: solve this position instead of the start.
 //! - `--table LOG2`: 2^LOG2 table entries of 16 bytes (default 22, 64 MiB).
 //! - `--moves`: solve each first move of the position instead (one line each, the
@@ -69,7 +69,7 @@ fn main() {
             }
             "--moves" => per_move = true,
             "--pn" => proof_numbers = true,
-            other => size = other.parse().expect("SIZE: 4 or 6"),
+            other => size = other.parse().expect("SIZE: 4, 6 or 8"),
         }
         i += 1;
     }

@@ -30,7 +30,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use tabuleiro::game::{Game, Player};
-use tabuleiro::games::talpa::solve::{MAX_SOLVE_SIZE, Solver};
+use tabuleiro::games::talpa::solve::Solver;
 use tabuleiro::games::talpa::{
     EvalParams, Talpa, WIN_NOW, completing_squares, contact_separation, cut, evaluate_with,
     latent_wins, safe_captures, safe_removals, separation, separation_through,
@@ -256,7 +256,7 @@ fn run(args: &Args) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     player.oracle().set_options(&off);
     let mut player = player;
-    let mut truth = if args.size <= MAX_SOLVE_SIZE {
+    let mut truth = if args.size <= EXACT_TRUTH_SIZE {
         Truth::Solver(Box::new(Solver::new(args.size, 22)?))
     } else {
         Truth::Proof(Box::new(Policy::<Talpa>::standard(64, &config)))
@@ -457,6 +457,11 @@ fn read_labels(path: &str, config: &<Talpa as Game>::Config) -> Result<Vec<Sampl
     }
     Ok(samples)
 }
+
+/// The largest board labelled by the exact solver. The solver takes 8×8 too (faster than
+/// `go solve` on the late positions), but the 8×8 labels of the tenth pass were the
+/// proving search's; moving them to the solver is left to a labelling run of its own.
+const EXACT_TRUTH_SIZE: usize = 6;
 
 /// Who wins a position: the exact solver (boards up to 6×6), else the engine's proving
 /// search (`go solve`).

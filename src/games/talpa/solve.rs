@@ -21,18 +21,24 @@
 //!   pieces gone: a book ([`crate::book::game`]) is looked up only at its ply.
 //!
 //! Bitboards are `u64` with the engine's square index (`rank * size + file`), so the
-//! solver takes boards up to 6×6 (an exact key of two 36-bit boards fits 72 bits).
+//! solver takes boards up to 8×8. The layer's tables hold keys of 72 bits: up to 6×6 the
+//! key is exact (two 36-bit boards); on 8×8 it is a 72-bit hash of the exact 128-bit key
+//! (two positions share an entry only if 72 mixed bits agree: the odds of a false match
+//! in a solve are far below the engine's own transposition table's).
 
 use std::sync::atomic::AtomicBool;
 
 use super::Talpa;
 use crate::game::{Game, Player, Value};
+use crate::hash::{GOLDEN_GAMMA, mix};
 use crate::search::exact::bound::NO_MOVE;
 use crate::search::exact::dfpn::MoveFilter;
 use crate::search::exact::{self, Child, Exact, Expansion, Interrupted, Key};
 
 /// The largest board the solver takes.
-pub const MAX_SOLVE_SIZE: usize = 6;
+pub const MAX_SOLVE_SIZE: usize = 8;
+/// The most squares whose exact key fits the tables' 72 bits.
+const EXACT_KEY_SQUARES: usize = 36;
 
 const TOP: u8 = 1;
 const BOTTOM: u8 = 2;
@@ -105,7 +111,7 @@ pub type Solver = exact::Solver<Rules>;
 type SquareMap = fn(usize, usize, usize) -> (usize, usize);
 
 impl Solver {
-    /// A solver for `size` (4 or 6) with a table of `2^log2_entries` entries (16 bytes
+    /// A solver for `size` (4, 6 or 8) with a table of `2^log2_entries` entries (16 bytes
     /// each).
     pub fn new(size: usize, log2_entries: u32) -> Result<Solver, String> {
         let rules = Rules::new(size)?;
@@ -131,7 +137,7 @@ impl Solver {
 }
 
 impl Rules {
-    /// The rules of the board of `size` (4 or 6).
+    /// The rules of the board of `size` (4, 6 or 8).
     pub fn new(size: usize) -> Result<Rules, String> {
         if !(4..=MAX_SOLVE_SIZE).contains(&size) || !size.is_multiple_of(2) {
             return Err(format!(
@@ -267,6 +273,9 @@ impl Rules {
                 best = (key, sym);
             }
         }
+        if self.squares > EXACT_KEY_SQUARES {
+            best.0 = fold(best.0);
+        }
         best
     }
 
@@ -401,6 +410,14 @@ impl Rules {
         u16::from(self.square_map[sym][usize::from(from)])
             | u16::from(self.square_map[sym][usize::from(to)]) << 8
     }
+}
+
+/// A 72-bit hash of a 128-bit key (the keys of boards beyond 6×6).
+fn fold(key: u128) -> u128 {
+    let (low, high) = (key as u64, (key >> 64) as u64);
+    let a = mix(low ^ mix(high ^ GOLDEN_GAMMA));
+    let b = mix(high ^ mix(low).rotate_left(17));
+    u128::from(a) | u128::from(b & 0xff) << 64
 }
 
 impl Exact for Rules {
