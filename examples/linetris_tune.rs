@@ -22,8 +22,9 @@
 //! `--labelled F,...` adds 6 × 7 positions labelled by a long search
 //! (`examples/linetris_label.rs`): a score `cp` becomes the label `1 / (1 + e^(−cp /
 //! S'))` with `--label-scale S'`, a mate 1 or 0; `--labelled-weight K` counts each K
-//! times in the fit, and `--board none` fits on them alone. Errors are printed for the
-//! tables' positions and the searched ones apart (the tables' stay the check).
+//! times in the fit, and `--board none` fits on them alone (the weights then printed in
+//! units of `S'`, the search's own). Errors are printed for the tables' positions and
+//! the searched ones apart (the tables' stay the check).
 
 use tabuleiro::game::{Game, Outcome, Value};
 use tabuleiro::games::linetris::eval::{FEATURE_NAMES, FEATURES, evaluate, features};
@@ -360,7 +361,17 @@ fn main() {
     let test: Vec<Sample> = test.into_iter().map(|(_, s)| s).collect();
     // The scale of the tables' positions when there are any (the evaluation's units).
     let tables: Vec<Sample> = train.iter().filter(|s| !s.searched).cloned().collect();
-    let scale = fit_scale(if tables.is_empty() { &train } else { &tables });
+    // Without them (`--board none`) the labels' own scale: a weight then reads in the
+    // units of the search's scores, which are the evaluation's.
+    let scale = if tables.is_empty() {
+        println!(
+            "the current evaluation's own scale on the searched positions: {:.1}",
+            fit_scale(&train)
+        );
+        args.label_scale
+    } else {
+        fit_scale(&tables)
+    };
     let current = |x: &Sample| sigmoid(x.eval / scale);
     let w = fit_weights(&train, args.iterations, args.terms);
     let fitted = |x: &Sample| sigmoid(w.iter().zip(&x.f).map(|(w, f)| w * f).sum());

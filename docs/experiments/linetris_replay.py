@@ -10,7 +10,9 @@ position before it again (the long search's move and score against the game's mo
 the position after the game's move (the opponent to move: a mate for it confirms),
 and the error position with the game's own time for that move (the depth the clock
 gave). --opening-ms also searches the position after the random plies that long
-(a lost opening: the long search finds a forced loss there already).
+(a lost opening: the long search finds a forced loss there already); that search
+runs with `Tablebase` off, since the opening table would answer it at depth 1.
+--openings-only does that search alone for each lost game (no replay).
 
 --probe REPLAY.txt (the output of a run above, with the same records) searches each
 error position again with the shorter times of --probe-ms (a fresh process each) and
@@ -31,11 +33,13 @@ import subprocess
 import sys
 
 
-def search(binary, moves, ms=None, extra=""):
-    """One search from a fresh process: (depth, score kind, score, best move, pv)."""
+def search(binary, moves, ms=None, extra="", table=True):
+    """One search from a fresh process: (depth, score kind, score, best move, pv).
+    `table` False sets `Tablebase` off (no opening table, no solvers)."""
     pos = "position startpos" + (" moves " + " ".join(moves) if moves else "")
     go = f"go movetime {ms}" if ms is not None else "go " + extra
-    script = f"ugi\nsetoption name Game value linetris\nisready\n{pos}\n{go}\n"
+    off = "" if table else "setoption name Tablebase value false\n"
+    script = f"ugi\nsetoption name Game value linetris\n{off}isready\n{pos}\n{go}\n"
     proc = subprocess.Popen(
         [binary],
         stdin=subprocess.PIPE,
@@ -120,6 +124,7 @@ def main():
     ap.add_argument("--opening-ms", type=int, default=0)
     ap.add_argument("--probe", default=None)
     ap.add_argument("--probe-ms", default="100,300,1000")
+    ap.add_argument("--openings-only", action="store_true")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     if args.probe:
@@ -156,9 +161,11 @@ def main():
         )
         opening_result = None
         if args.opening_ms:
-            opening_result = search(args.bin, list(opening), args.opening_ms)
+            opening_result = search(args.bin, list(opening), args.opening_ms, table=False)
             mover = "x" if len(opening) % 2 == 0 else "o"
             print(f"  after the opening ({mover} to move), {args.opening_ms} ms: {show(opening_result)}", flush=True)
+        if args.openings_only:
+            continue
         prev = None
         found = None
         for k in range(len(opening), len(moves)):
