@@ -67,6 +67,12 @@ fn run(solver: &mut Solver, state: &Talpa, method: Method, seconds: f64) -> (Str
     )
 }
 
+/// The value after an option, or the usage of that option.
+fn value<T: std::str::FromStr>(arg: Option<&String>, usage: &str) -> T {
+    arg.and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("{usage}"))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut path = "tests/data/talpa_horizon.jsonl".to_string();
@@ -74,33 +80,17 @@ fn main() {
     let mut seconds = 5.0;
     let mut log2 = 22u32;
     let mut first = usize::MAX;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
             "--pn" => methods.push(Method::Pn),
             "--wins" => methods.push(Method::Wins),
             "--exact" => methods.push(Method::Exact),
-            "--seconds" => {
-                i += 1;
-                seconds = args
-                    .get(i)
-                    .and_then(|a| a.parse().ok())
-                    .expect("--seconds S");
-            }
-            "--table" => {
-                i += 1;
-                log2 = args
-                    .get(i)
-                    .and_then(|a| a.parse().ok())
-                    .expect("--table LOG2");
-            }
-            "--first" => {
-                i += 1;
-                first = args.get(i).and_then(|a| a.parse().ok()).expect("--first N");
-            }
+            "--seconds" => seconds = value(rest.next(), "--seconds S"),
+            "--table" => log2 = value(rest.next(), "--table LOG2"),
+            "--first" => first = value(rest.next(), "--first N"),
             other => path = other.to_string(),
         }
-        i += 1;
     }
     if methods.is_empty() {
         methods = vec![Method::Pn, Method::Exact];

@@ -186,7 +186,6 @@ fn the_8x8_horizon_set_agrees_with_the_generic_proofs() {
     let never = AtomicBool::new(false);
     let mut solver = Solver::new(8, 20).unwrap();
     // (line, after the game move or before it): each proven in under 110,000 nodes.
-    let mut checked = 0;
     for (index, after_move) in [
         (9, true),
         (9, false),
@@ -219,9 +218,7 @@ fn the_8x8_horizon_set_agrees_with_the_generic_proofs() {
             solver.prove_by(&state, &never, None).unwrap().0,
             "line {index}"
         );
-        checked += 1;
     }
-    assert_eq!(checked, 6);
 }
 
 /// On the clock, every 4×4 position the solver proves is played as it proves it: the
