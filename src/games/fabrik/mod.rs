@@ -774,12 +774,17 @@ impl Strategy for Fabrik {
     /// (before ply [`EARLY_PLIES`]), where the games are not lost, counts
     /// [`EARLY_MOVES_TO_GO`] and spends less; the late middle game (from ply
     /// [`LATE_PLIES`]), where they are lost to horizons of 3–15 plies, counts
-    /// [`LATE_MOVES_TO_GO`] and spends what the early phase saved.
+    /// [`LATE_MOVES_TO_GO`] and spends what the early phase saved, and from ply
+    /// [`LATER_PLIES`] [`LATER_MOVES_TO_GO`], so that the moves before the games' fatal
+    /// moves (plies 60–80) get more of what would otherwise be left on the clock.
     fn moves_to_go(&self) -> u64 {
         let plies = u64::from(self.plies);
         if self.size >= PHASES_FROM_SIZE {
             if plies < EARLY_PLIES {
                 return EARLY_MOVES_TO_GO;
+            }
+            if plies >= LATER_PLIES {
+                return LATER_MOVES_TO_GO;
             }
             if plies >= LATE_PLIES {
                 return LATE_MOVES_TO_GO;
@@ -811,9 +816,16 @@ const EARLY_MOVES_TO_GO: u64 = 32;
 /// moves that lose the games against the two-ply player lie at plies 56–81.
 const LATE_PLIES: u64 = 56;
 /// The moves counted left from [`LATE_PLIES`]: a quarter of the clock (less four moves'
-/// overhead) a move, decreasing as the clock does; the moves after ply 72 mostly end
-/// early on a proven score.
+/// overhead) a move, decreasing as the clock does.
 const LATE_MOVES_TO_GO: u64 = 4;
+/// The ply from which an 11×11 game counts [`LATER_MOVES_TO_GO`]: the clock there is
+/// about 380 ms, and the moves after ply 72 mostly end early on a proven score, so a
+/// larger share does not run the clock down (it settles near 130 ms by ply 75).
+const LATER_PLIES: u64 = 62;
+/// The moves counted left from [`LATER_PLIES`]: a third of the clock (less four moves'
+/// overhead, plus two increments) a move; soft and hard limit alike, as the hard share
+/// (an eighth of the clock) is less.
+const LATER_MOVES_TO_GO: u64 = 3;
 
 #[cfg(test)]
 mod tests {
@@ -849,8 +861,13 @@ mod tests {
         assert_eq!(position.moves_to_go(), 10);
         position.plies = 56;
         assert_eq!(position.moves_to_go(), LATE_MOVES_TO_GO);
-        position.plies = 200;
+        position.plies = 61;
         assert_eq!(position.moves_to_go(), LATE_MOVES_TO_GO);
+        position.plies = 62;
+        assert_eq!(position.moves_to_go(), LATER_MOVES_TO_GO);
+        position.plies = 200;
+        assert_eq!(position.moves_to_go(), LATER_MOVES_TO_GO);
+        assert_eq!((LATE_MOVES_TO_GO, LATER_MOVES_TO_GO), (4, 3));
         // 7×7: a game of 30 plies or so, and no phases.
         let config = Config {
             size: 7,
