@@ -11,10 +11,11 @@ opponent's proven win after it (plies), and what the position before was (`win N
 `loss N`, or `open` when not proven in T s). The set of positions: those whose position
 before is not proven lost (another move is not proven lost).
 
-score SET BIN T: each position of SET (the lines of `collect`, not `loss`), played by BIN
-from a fresh process with the game's clock (`go wtime … winc 10 binc 10`); its move is
-counted lost when it is the fatal move or when `go solve` (T s) proves the opponent wins
-after it. Prints the positions held and each one lost."""
+score SET BIN T [MS]: each position of SET (the lines of `collect`, not `loss`), played by
+BIN from a fresh process with the game's clock (`go wtime … winc 10 binc 10`), or with `go
+movetime MS` when MS is given (how much time at that ply would have found a holding move);
+its move is counted lost when it is the fatal move or when `go solve` (T s) proves the
+opponent wins after it. Prints the positions held and each one lost."""
 import json, subprocess, sys, threading
 
 
@@ -85,7 +86,7 @@ def collect(path, name, binary, seconds):
               flush=True)
 
 
-def score(path, binary, seconds):
+def score(path, binary, seconds, movetime=None):
     held, total = 0, 0
     for line in open(path):
         if line.startswith("#") or not line.strip():
@@ -95,7 +96,8 @@ def score(path, binary, seconds):
             continue
         total += 1
         moves = moves.split()
-        _, move, sc = ask(binary, moves, f"go wtime {w} btime {b} winc 10 binc 10", 30)
+        go = f"go movetime {movetime}" if movetime else f"go wtime {w} btime {b} winc 10 binc 10"
+        _, move, sc = ask(binary, moves, go, 30)
         lost = move == fatal
         if not lost:
             solved, _, _ = ask(binary, moves + [move], "go solve", seconds)
@@ -109,6 +111,6 @@ if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "collect":
         collect(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "score":
-        score(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+        score(sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] if len(sys.argv) > 5 else None)
     else:
         sys.exit(__doc__)
