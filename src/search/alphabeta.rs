@@ -252,7 +252,8 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>, O: Oracle<G>> {
     /// their (proven) root score.
     checked: Vec<G::Move>,
     refuted: Vec<(G::Move, i32)>,
-    /// This search's selectivity (the evaluator's, or none when proving or weakened).
+    /// This search's selectivity (the evaluator's, or none when proving). A weakened
+    /// level searches the same tree as the full search, its root bonuses aside.
     select: Selectivity,
     /// Quiet moves' cut-offs, by [`history_slot`] (kept between searches, halved).
     history: Vec<i32>,
@@ -762,7 +763,7 @@ impl<G: Game, E: Evaluator<G>, O: Oracle<G>> AlphaBeta<G, E, O> {
         self.forcing_until = limits.budget.soft.or(limits.budget.hard);
         self.checked.clear();
         self.refuted.clear();
-        self.select = if self.reductions && self.probing {
+        self.select = if self.reductions {
             self.eval.selectivity()
         } else {
             Selectivity::NONE
