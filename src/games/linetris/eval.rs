@@ -18,6 +18,8 @@
 //! - Linetris, the search: a leaf whose side to move has at most two safe moves (not
 //!   right under an opponent's winning cell) is searched on, not judged: late games
 //!   turn on which side runs out of safe moves first, past a static score's sight.
+//! - The search is selective ([`Evaluator::selectivity`]): late quiet moves are
+//!   searched shallower and quiet moves are ordered by their history of cut-offs.
 //!
 //! Connect Four (RowClear off) uses the lines and the threat analysis. Linetris
 //! (RowClear on) uses weights fitted to the row clear 5×5 table's exact values
@@ -106,6 +108,19 @@ impl Evaluator<Linetris> for LinetrisEval {
 
     fn threatened(&mut self, state: &Linetris) -> bool {
         threats_now(state).is_some()
+    }
+
+    fn selectivity(&self) -> crate::search::eval::Selectivity {
+        // Fabrik's and Talpa's selective search: quiet moves ordered by their history
+        // of cut-offs beside the hints, and from the fifth (of seven at most) two plies
+        // shallower at depth 4 or more. Won games on 6×7 against the plain search and
+        // the two-ply player, and kept row clear 5×5's exact values as often
+        // (docs/experiments/linetris.md, fourteenth pass).
+        crate::search::eval::Selectivity {
+            reduce_more_from: 4,
+            history: 100,
+            ..crate::search::eval::Selectivity::NONE
+        }
     }
 
     fn search_on(&mut self, state: &Linetris) -> bool {
