@@ -281,10 +281,13 @@ impl Evaluator<Talpa> for TalpaEval {
 
     fn selectivity(&self) -> Selectivity {
         // Fabrik's: quiet moves ordered by their history of cut-offs beside the hints,
-        // and from the ninth move on two plies shallower at depth 4 or more. A narrower
-        // tree in the same nodes won games at a fixed node count and on the clock
-        // (docs/experiments/talpa.md, thirteenth pass).
+        // and from the ninth move on two plies shallower at depth 4 or more; near the
+        // leaves the late moves of that order are left out (after the 12th at depth 1,
+        // the 24th at depth 2). A narrower tree in the same nodes won games at a fixed
+        // node count and on the clock (docs/experiments/talpa.md, thirteenth and
+        // fourteenth passes).
         Selectivity {
+            late_moves: [12, 24],
             reduce_more_from: 8,
             history: 100,
             ..Selectivity::NONE
