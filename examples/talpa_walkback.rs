@@ -10,9 +10,12 @@
 //!
 //! One line a lost game: `FILE game G as p1|p2, N plies: ...`, then a summary.
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use tabuleiro::arena::record;
+use tabuleiro::arena::replay::replay;
 use tabuleiro::game::{Game, Player};
 use tabuleiro::games::talpa::Talpa;
 use tabuleiro::games::talpa::solve::Solver;
@@ -54,50 +57,41 @@ fn main() {
     let mut solver = Solver::new(8, log2).unwrap_or_else(|e| panic!("{e}"));
     let (mut thrown, mut undecided, mut lost_games) = (Vec::new(), Vec::new(), 0);
     for file in &files {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let record: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-            let lost = record["winner"].as_str().is_some_and(|w| w != engine);
-            let seat = if record["p1"] == engine.as_str() {
+        let records = record::read_file(Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
+        for record in &records {
+            let seat = if record.p1 == engine {
                 Player::P1
-            } else if record["p2"] == engine.as_str() {
+            } else if record.p2 == engine {
                 Player::P2
             } else {
                 continue;
             };
+            let lost = record.winner.as_deref().is_some_and(|w| w != engine);
             if !lost {
                 continue;
             }
             lost_games += 1;
-            let opening = record["opening"].as_str().unwrap_or("startpos");
-            let opening_moves = opening
-                .split_once(" moves ")
-                .map(|(_, moves)| moves.split_whitespace().collect::<Vec<_>>())
-                .unwrap_or_default();
-            let mut state = Talpa::start(&config);
+            let game_moves = replay::<Talpa>(&config, record).unwrap_or_else(|e| panic!("{e}"));
+            let mut state = match &game_moves.fen {
+                Some(fen) => Talpa::from_fen(&config, fen).unwrap_or_else(|e| panic!("{e}")),
+                None => Talpa::start(&config),
+            };
             let mut positions = Vec::new();
-            let moves: Vec<&str> = record["moves"]
-                .as_array()
-                .expect("moves")
-                .iter()
-                .filter_map(|m| m.as_str())
-                .collect();
-            for (index, text) in opening_moves.iter().chain(moves.iter()).enumerate() {
-                let in_game = index >= opening_moves.len();
-                if in_game && state.side_to_move() == seat {
-                    positions.push((state, *text, index - opening_moves.len()));
+            for (index, (side, text)) in game_moves.moves.iter().enumerate() {
+                if index >= game_moves.opening_plies && *side == seat {
+                    positions.push((state, text.as_str(), index - game_moves.opening_plies));
                 }
                 let mv = state.legal_move(text).unwrap_or_else(|e| panic!("{e}"));
                 state.play(mv);
             }
-            let game = record["game"].as_u64().unwrap_or(0);
+            let game = record.game;
             let side = if seat == Player::P1 { "p1" } else { "p2" };
             let mut verdict = "lost from the engine's first move on".to_string();
             let mut proofs = Vec::new();
             for (position, mv, index) in positions.iter().rev() {
                 let (result, ms) = prove(&mut solver, position, seconds);
                 let empty = position.empty().count_ones();
-                let clock = record["move_ms"][*index].as_u64().unwrap_or(0);
+                let clock = record.move_ms.get(*index).copied().unwrap_or(0);
                 proofs.push(format!(
                     "{}:{}",
                     position.plies(),
