@@ -1,7 +1,8 @@
 //! The short clock torture (the long one is `scripts/clock-torture`): with every core
-//! kept busy by this test, our engine plays itself in every game under three time
-//! controls, refereed as cutegames referees (no grace), and must lose no game on time
-//! and end none abnormally.
+//! kept busy by this test, our engine plays itself in every game under four time
+//! controls (at 300 ms + 10 ms the increment is below `MoveOverhead`), refereed as
+//! cutegames referees (no grace), and must lose no game on time and end none
+//! abnormally.
 //!
 //! - `CLOCK_TORTURE=off` skips it (it then passes, saying so on stderr).
 //! - `CLOCK_TORTURE_GAMES=N` plays N games per game and control (default 2, one pair).
@@ -36,8 +37,9 @@ use process::wait_with_limit;
 const ENGINE: &str = env!("CARGO_BIN_EXE_tabuleiro");
 
 /// The time controls, as `tabuleiro match` arguments.
-const CONTROLS: [&[&str]; 3] = [
+const CONTROLS: [&[&str]; 4] = [
     &["--tc", "100+0"],
+    &["--tc", "300+10"],
     &["--tc", "1000+10"],
     &["--movetime", "30"],
 ];

@@ -64,6 +64,9 @@ const HARD_PER_SOFT: u64 = 3;
 pub const DEFAULT_HARD_SHARE: u64 = 8;
 /// With the last moves before the control, the share of the clock kept back anyway.
 const LAST_MOVE_RESERVE: u64 = 20;
+/// However low the clock, a move with an increment may spend half of it, but never
+/// more than this share of the usable clock (its hard limit three times that).
+const INC_FLOOR_SHARE: u64 = 8;
 
 /// The budget for one move under `clock`, keeping `overhead_ms` per move for the
 /// time lost between the engine and the arena.
@@ -105,7 +108,17 @@ pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64, hard_share: 
             let pool =
                 (time + inc * (moves_to_go - 1)).saturating_sub(overhead * (moves_to_go + 1));
             let floor = usable / (16 * given.unwrap_or(DEFAULT_MOVES_TO_GO));
-            let soft = (pool / moves_to_go).min(usable / 2).max(floor);
+            // With an increment, a move spends half of it however low the clock (but
+            // never more than an eighth of what is usable): the increment comes back
+            // after the move, so the clock still grows by the other half less the real
+            // latency. Without this, an increment under the overhead (1 s + 10 ms with
+            // 20 ms kept a move) left the pool empty below a few hundred milliseconds,
+            // and the moves of a long game's end got the floor, under a millisecond.
+            let inc_floor = (inc / 2).min(usable / INC_FLOOR_SHARE);
+            let soft = (pool / moves_to_go)
+                .min(usable / 2)
+                .max(floor)
+                .max(inc_floor);
             let hard = (soft * HARD_PER_SOFT).min(usable / hard_share.max(2) + inc / 2);
             // Never past the flag, whatever the increment.
             let hard = hard.max(2 * floor).max(soft).min(usable);
@@ -262,6 +275,24 @@ mod tests {
         assert_eq!((b.soft, b.hard), (us(5_600), us(12_375)));
         // An exhausted clock still gives a budget, and never a negative one.
         assert_eq!(budget(&clock(0, 0), 10).hard, ms(0));
+    }
+
+    #[test]
+    fn a_low_clock_with_an_increment_still_spends_half_of_it() {
+        // 100 ms + 10 ms with a 20 ms overhead: the 25 moves' overheads leave no pool,
+        // and half the increment is the soft budget, three times that the hard.
+        let b = budget(&clock(100, 10), 20);
+        assert_eq!((b.soft, b.hard), (ms(5), ms(15)));
+        // Nearer the flag an eighth of the usable clock binds: 46 ms, 2 moves to go,
+        // a quarter of the clock at most: 26 / 8 soft, three times that hard.
+        let b = budget_for(&clock(46, 10), 20, 2, 4);
+        assert_eq!((b.soft, b.hard), (us(3_250), us(9_750)));
+        // And at the overhead itself, nothing.
+        let b = budget(&clock(20, 10), 20);
+        assert_eq!((b.soft, b.hard), (ms(0), ms(0)));
+        // A higher clock shares its pool as before: the floor is below it.
+        let b = budget(&clock(1000, 10), 20);
+        assert_eq!((b.soft, b.hard), (us(28_800), us(86_400)));
     }
 
     #[test]
