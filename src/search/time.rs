@@ -16,7 +16,8 @@
 //!   arenas charge the wall time from `go` to `bestmove`.
 //! - `MoveOverhead` (the time lost per move between engine and arena) is kept back for
 //!   this move and for every move to come until the clock is topped up, so a short
-//!   clock spends less per move rather than running out on long games.
+//!   clock spends less per move rather than running out on long games. With an
+//!   increment a move still spends half of it (`INC_FLOOR_SHARE`): it comes back.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,9 +112,8 @@ pub fn budget_for(clock: &Clock, overhead_ms: u64, moves_left: u64, hard_share: 
             // With an increment, a move spends half of it however low the clock (but
             // never more than an eighth of what is usable): the increment comes back
             // after the move, so the clock still grows by the other half less the real
-            // latency. Without this, an increment under the overhead (1 s + 10 ms with
-            // 20 ms kept a move) left the pool empty below a few hundred milliseconds,
-            // and the moves of a long game's end got the floor, under a millisecond.
+            // latency. An increment under the overhead (1 s + 10 ms with 20 ms kept a
+            // move) leaves no pool below a few hundred milliseconds.
             let inc_floor = (inc / 2).min(usable / INC_FLOOR_SHARE);
             let soft = (pool / moves_to_go)
                 .min(usable / 2)
