@@ -17,6 +17,20 @@
 //! smaller of the position's and its mirror image's, as [`super::book`]) and the column
 //! (1-based) to play in that orientation. A table that fails its checks (header,
 //! checksum, keys, columns) is ignored with a warning, never trusted.
+//!
+//! Beside it, the moves learned from lost games ([`Learned`], `data/linetris/
+//! learned-6x7.book`, made by `examples/linetris_learn.rs`): positions of any ply where
+//! a game was lost by a move that a proof shows lost, while another move is not shown
+//! lost. The engine's search cannot tell them apart at any time a game gives (the
+//! losses lie 25 plies and more beyond the position), so the move is looked up:
+//!
+//! ```text
+//! linetris-learned rows 6 cols 7 movetime 120000 count N fnv1a64 H
+//! 1a0 2
+//! ```
+//!
+//! `movetime` is the time each move's proof was given. Keys and columns as above; a
+//! learned move is played only where it is legal.
 
 use std::sync::OnceLock;
 
@@ -37,6 +51,15 @@ const COLS: u32 = 7;
 
 /// The built-in table.
 const EMBEDDED: &str = include_str!("../../../data/linetris/opening-6x7.book");
+
+/// The first word of a table of learned moves.
+pub const LEARNED_MAGIC: &str = "linetris-learned";
+
+/// The learned table's header fields, in order.
+const LEARNED_FIELDS: [&str; 3] = ["rows", "cols", "movetime"];
+
+/// The built-in learned moves.
+const LEARNED: &str = include_str!("../../../data/linetris/learned-6x7.book");
 
 /// A checked table: canonical keys, strictly increasing, with the column (0-based) to
 /// play in the canonical orientation.
@@ -105,21 +128,7 @@ impl Table {
         if plies >= ROWS {
             return Err(format!("header: plies {plies}: a column could be full"));
         }
-        let geo = super::bits::Geometry::<u128>::new(ROWS, COLS);
-        let mut entries = Vec::with_capacity(book.entries.len());
-        for (n, &(key, col)) in book.entries.iter().enumerate() {
-            let bad = |why: &str| format!("entry {}: {why}: `{key:x} {col}`", n + 1);
-            if pieces_of_key(&geo, key).is_none_or(|pieces| pieces > plies) {
-                return Err(bad("no key of this board and plies"));
-            }
-            if geo.mirror(key) < key {
-                return Err(bad("key not canonical"));
-            }
-            if !(1..=i64::from(COLS)).contains(&col) {
-                return Err(bad("no column"));
-            }
-            entries.push((key, (col - 1) as u8));
-        }
+        let entries = checked_entries(&book, Some(plies))?;
         Ok(Table { plies, entries })
     }
 
@@ -141,24 +150,133 @@ impl Table {
     /// The table's move in `state`, if `state` is a position of the table's board and
     /// rules and the table has it.
     pub fn get(&self, state: &Linetris) -> Option<Move> {
-        let rules = state.rules();
-        if !rules.row_clear
-            || state.rows() != ROWS
-            || state.cols() != COLS
-            || state.plies > self.plies
-            || state.outcome().is_some()
-        {
+        if !on_board(state) || state.plies > self.plies {
             return None;
         }
-        let canonical = canonical_key(state);
-        let at = self
-            .entries
-            .binary_search_by_key(&canonical, |&(k, _)| k)
-            .ok()?;
-        let mv = orient(state, Move(self.entries[at].1));
         // Every column holds at most `plies` < `ROWS` pieces: the move is legal.
-        Some(mv)
+        lookup(&self.entries, state)
     }
+}
+
+/// The entries of `book` as (canonical key, 0-based column), each checked: a key of
+/// the board (of at most `plies` pieces when given), canonical, and a column.
+fn checked_entries(book: &BookText, plies: Option<u32>) -> Result<Vec<(u128, u8)>, String> {
+    let geo = super::bits::Geometry::<u128>::new(ROWS, COLS);
+    let mut entries = Vec::with_capacity(book.entries.len());
+    for (n, &(key, col)) in book.entries.iter().enumerate() {
+        let bad = |why: &str| format!("entry {}: {why}: `{key:x} {col}`", n + 1);
+        let pieces = pieces_of_key(&geo, key);
+        if pieces.is_none_or(|pieces| plies.is_some_and(|plies| pieces > plies)) {
+            return Err(bad("no key of this board and plies"));
+        }
+        if geo.mirror(key) < key {
+            return Err(bad("key not canonical"));
+        }
+        if !(1..=i64::from(COLS)).contains(&col) {
+            return Err(bad("no column"));
+        }
+        entries.push((key, (col - 1) as u8));
+    }
+    Ok(entries)
+}
+
+/// Whether `state` is a position of the tables' board and rules, not over.
+fn on_board(state: &Linetris) -> bool {
+    state.rules().row_clear
+        && state.rows() == ROWS
+        && state.cols() == COLS
+        && state.outcome().is_none()
+}
+
+/// The move of `entries` (sorted canonical keys) in `state`, in `state`'s orientation.
+fn lookup(entries: &[(u128, u8)], state: &Linetris) -> Option<Move> {
+    let canonical = canonical_key(state);
+    let at = entries.binary_search_by_key(&canonical, |&(k, _)| k).ok()?;
+    Some(orient(state, Move(entries[at].1)))
+}
+
+/// Moves learned from lost games: positions of any ply, each with the move to play
+/// there (in the canonical orientation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Learned {
+    entries: Vec<(u128, u8)>,
+}
+
+/// The text of a learned table with `entries` (canonical key, 1-based column), any
+/// order; `movetime` the time each proof was given.
+pub fn learned_text(movetime: u64, entries: &[(u128, i64)]) -> String {
+    let mut entries = entries.to_vec();
+    entries.sort_unstable();
+    entries.dedup_by_key(|e| e.0);
+    let fields = [
+        ("rows", ROWS.to_string()),
+        ("cols", COLS.to_string()),
+        ("movetime", movetime.to_string()),
+    ]
+    .map(|(n, v)| (n.to_string(), v));
+    crate::book::write(LEARNED_MAGIC, &fields, &entries)
+}
+
+impl Learned {
+    /// Parses and checks a learned table; the error says what is wrong.
+    pub fn parse(text: &str) -> Result<Learned, String> {
+        let book = BookText::parse(text, LEARNED_MAGIC, &LEARNED_FIELDS)?;
+        let number = |name: &str| -> Result<u32, String> {
+            book.field(name)
+                .unwrap_or_default()
+                .parse::<u32>()
+                .map_err(|e| format!("header: {name}: {e}"))
+        };
+        if number("rows")? != ROWS || number("cols")? != COLS {
+            return Err(format!("header: not a {ROWS}x{COLS} table"));
+        }
+        number("movetime")?;
+        Ok(Learned {
+            entries: checked_entries(&book, None)?,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries as the text holds them: canonical key, 1-based column.
+    pub fn entries(&self) -> impl Iterator<Item = (u128, i64)> + '_ {
+        self.entries
+            .iter()
+            .map(|&(key, col)| (key, i64::from(col) + 1))
+    }
+
+    /// The learned move in `state`, if the table has the position and the move is
+    /// legal there.
+    pub fn get(&self, state: &Linetris) -> Option<Move> {
+        if !on_board(state) {
+            return None;
+        }
+        let mv = lookup(&self.entries, state)?;
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        moves.contains(&mv).then_some(mv)
+    }
+}
+
+/// The built-in learned moves, parsed and checked once; `None` (with a warning) when
+/// they fail.
+pub fn learned() -> Option<&'static Learned> {
+    static TABLE: OnceLock<Option<Learned>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| match Learned::parse(LEARNED) {
+            Ok(table) => Some(table),
+            Err(why) => {
+                log::warn!("linetris learned moves: {why}; ignored");
+                None
+            }
+        })
+        .as_ref()
 }
 
 /// The built-in table, parsed and checked once; `None` (with a warning) when it fails.
@@ -238,5 +356,51 @@ mod tests {
         };
         assert!(Table::parse(&text(3, 10, &[(small, 1)])).is_ok());
         assert!(Table::parse(&text(3, 10, &[(large, 1)])).is_err());
+    }
+
+    #[test]
+    fn a_learned_move_is_played_where_it_is_legal_and_nowhere_else() {
+        // Column 1 full (`x o x o x o` from the bottom), `x` on 2, `o` to move.
+        let full = after("1111112");
+        let key = canonical_key(&full);
+        let column = i64::from(orient(&full, Move(0)).0) + 1;
+        let table = Learned::parse(&learned_text(10, &[(key, column)])).expect("a table");
+        assert_eq!(table.get(&full), None, "column 1 is full");
+        let free = i64::from(orient(&full, Move(1)).0) + 1;
+        let table = Learned::parse(&learned_text(10, &[(key, free)])).expect("a table");
+        assert_eq!(table.get(&full), Some(Move(1)));
+        // Its mirror image gets the mirrored move.
+        assert_eq!(table.get(&after("7777776")), Some(Move(5)));
+        // Other positions, boards and rules: none.
+        assert_eq!(table.get(&after("1111113")), None);
+        let mut config = default_config::<Linetris>();
+        config.row_clear = false;
+        let mut state = Linetris::start(&config);
+        for c in "1111112".chars() {
+            let mv = state.legal_move(&c.to_string()).unwrap();
+            state.play(mv);
+        }
+        assert_eq!(table.get(&state), None);
+    }
+
+    #[test]
+    fn a_damaged_learned_table_is_refused() {
+        let good = learned_text(10, &[(1_u128, 4)]);
+        assert!(Learned::parse(&good).is_ok());
+        assert!(Learned::parse(&good.replace(" 4\n", " 5\n")).is_err());
+        assert!(Learned::parse(&learned_text(10, &[(1_u128, 8)])).is_err());
+        assert!(Learned::parse(&learned_text(10, &[(1_u128, 0)])).is_err());
+        // An opening table is no learned table, and the other way round.
+        assert!(Learned::parse(&text(3, 10, &[(1_u128, 4)])).is_err());
+        assert!(Table::parse(&good).is_err());
+    }
+
+    #[test]
+    fn the_built_in_learned_moves_are_sound() {
+        let table = learned().expect("the built-in learned moves pass their checks");
+        assert!(!table.is_empty());
+        // The line of docs/experiments/linetris.md, "Eighteenth pass": at ply 12 the
+        // game's `5` was proven lost and `2` was not.
+        assert_eq!(table.get(&after("45544454554")), Some(Move(1)));
     }
 }

@@ -444,12 +444,14 @@ impl Oracle<Linetris> for LinetrisOracle {
         Self::retro_root(self.retro_table()?, state, history)
     }
 
-    /// 6 × 7 with the row clear, in the first plies: the opening table's move.
+    /// 6 × 7 with the row clear: in the first plies the opening table's move, later a
+    /// move learned from a lost game.
     fn opening_move(&self, state: &Linetris) -> Option<Move> {
         if !self.switch.on() {
             return None;
         }
-        super::opening::embedded()?.get(state)
+        let table = super::opening::embedded().and_then(|t| t.get(state));
+        table.or_else(|| super::opening::learned()?.get(state))
     }
 
     /// Connect Four positions with few empty cells are solved outright (a few
