@@ -97,15 +97,10 @@ fn main() {
     for file in merge {
         let earlier = std::fs::read_to_string(&file)
             .map_err(|e| e.to_string())
-            .and_then(|text| opening::Learned::parse(&text).map(|t| (text, t)));
+            .and_then(|text| opening::Table::parse_learned(&text).map(|t| (text, t)));
         match earlier {
             Ok((text, table)) => {
-                let movetime = text
-                    .split_whitespace()
-                    .skip_while(|w| *w != "movetime")
-                    .nth(1)
-                    .and_then(|w| w.parse().ok());
-                least_ms = least_ms.min(movetime.unwrap_or(0));
+                least_ms = least_ms.min(opening::movetime_of(&text).unwrap_or(0));
                 entries.extend(table.entries());
             }
             Err(why) => {

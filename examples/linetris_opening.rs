@@ -80,12 +80,7 @@ fn main() {
             .and_then(|text| opening::Table::parse(&text).map(|t| (text, t)));
         match earlier {
             Ok((text, table)) => {
-                let movetime = text
-                    .split_whitespace()
-                    .skip_while(|w| *w != "movetime")
-                    .nth(1)
-                    .and_then(|w| w.parse().ok());
-                least_ms = least_ms.min(movetime.unwrap_or(0));
+                least_ms = least_ms.min(opening::movetime_of(&text).unwrap_or(0));
                 plies = plies.max(table.plies);
                 entries.extend(table.entries());
             }

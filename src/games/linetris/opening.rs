@@ -18,7 +18,7 @@
 //! (1-based) to play in that orientation. A table that fails its checks (header,
 //! checksum, keys, columns) is ignored with a warning, never trusted.
 //!
-//! Beside it, the moves learned from lost games ([`Learned`], `data/linetris/
+//! Beside it, the moves learned from lost games ([`learned`], `data/linetris/
 //! learned-6x7.book`, made by `examples/linetris_learn.rs`): positions of any ply where
 //! a game was lost by a move that a proof shows lost, while another move is not shown
 //! lost. The engine's search cannot tell them apart at any time a game gives (the
@@ -52,6 +52,9 @@ const COLS: u32 = 7;
 /// The built-in table.
 const EMBEDDED: &str = include_str!("../../../data/linetris/opening-6x7.book");
 
+/// The plies of a table of learned moves: positions of any ply.
+pub const ANY_PLY: u32 = u32::MAX;
+
 /// The first word of a table of learned moves.
 pub const LEARNED_MAGIC: &str = "linetris-learned";
 
@@ -65,6 +68,8 @@ const LEARNED: &str = include_str!("../../../data/linetris/learned-6x7.book");
 /// play in the canonical orientation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
+    /// The most plies of its positions: all of them up to this many for the opening
+    /// table, [`ANY_PLY`] for learned moves.
     pub plies: u32,
     entries: Vec<(u128, u8)>,
 }
@@ -98,38 +103,74 @@ pub fn orient(state: &Linetris, mv: Move) -> Move {
 
 /// The text of a table with `entries` (canonical key, 1-based column), any order.
 pub fn text(plies: u32, movetime: u64, entries: &[(u128, i64)]) -> String {
+    let fields = [("plies", u64::from(plies)), ("movetime", movetime)];
+    write_text(MAGIC, &fields, entries)
+}
+
+/// The text of a table of kind `magic` for this board, the header's `fields` after
+/// the board's; entries sorted, one a key.
+fn write_text(magic: &str, fields: &[(&str, u64)], entries: &[(u128, i64)]) -> String {
     let mut entries = entries.to_vec();
     entries.sort_unstable();
     entries.dedup_by_key(|e| e.0);
-    let fields = [
-        ("rows", ROWS.to_string()),
-        ("cols", COLS.to_string()),
-        ("plies", plies.to_string()),
-        ("movetime", movetime.to_string()),
-    ]
-    .map(|(n, v)| (n.to_string(), v));
-    crate::book::write(MAGIC, &fields, &entries)
+    let fields: Vec<(String, String)> = [("rows", u64::from(ROWS)), ("cols", u64::from(COLS))]
+        .iter()
+        .chain(fields)
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    crate::book::write(magic, &fields, &entries)
+}
+
+/// Reads a table of kind `magic` with the header `fields` and checks that it is for
+/// this board.
+fn read_text(text: &str, magic: &str, fields: &[&str]) -> Result<BookText, String> {
+    let book = BookText::parse(text, magic, fields)?;
+    if number(&book, "rows")? != u64::from(ROWS) || number(&book, "cols")? != u64::from(COLS) {
+        return Err(format!("header: not a {ROWS}x{COLS} table"));
+    }
+    Ok(book)
+}
+
+/// The number of the header field `name`.
+fn number(book: &BookText, name: &str) -> Result<u64, String> {
+    book.field(name)
+        .unwrap_or_default()
+        .parse::<u64>()
+        .map_err(|e| format!("header: {name}: {e}"))
+}
+
+/// The `movetime` of a table's header (either kind), if it has one.
+pub fn movetime_of(text: &str) -> Option<u64> {
+    text.lines()
+        .next()?
+        .split_whitespace()
+        .skip_while(|w| *w != "movetime")
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 impl Table {
     /// Parses and checks a table; the error says what is wrong.
     pub fn parse(text: &str) -> Result<Table, String> {
-        let book = BookText::parse(text, MAGIC, &FIELDS)?;
-        let number = |name: &str| -> Result<u32, String> {
-            book.field(name)
-                .unwrap_or_default()
-                .parse::<u32>()
-                .map_err(|e| format!("header: {name}: {e}"))
-        };
-        if number("rows")? != ROWS || number("cols")? != COLS {
-            return Err(format!("header: not a {ROWS}x{COLS} table"));
-        }
-        let plies = number("plies")?;
-        if plies >= ROWS {
+        let book = read_text(text, MAGIC, &FIELDS)?;
+        let plies = number(&book, "plies")?;
+        if plies >= u64::from(ROWS) {
             return Err(format!("header: plies {plies}: a column could be full"));
         }
+        let plies = plies as u32;
         let entries = checked_entries(&book, Some(plies))?;
         Ok(Table { plies, entries })
+    }
+
+    /// Parses and checks a table of learned moves; the error says what is wrong.
+    pub fn parse_learned(text: &str) -> Result<Table, String> {
+        let book = read_text(text, LEARNED_MAGIC, &LEARNED_FIELDS)?;
+        number(&book, "movetime")?;
+        Ok(Table {
+            plies: ANY_PLY,
+            entries: checked_entries(&book, None)?,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -153,8 +194,14 @@ impl Table {
         if !on_board(state) || state.plies > self.plies {
             return None;
         }
-        // Every column holds at most `plies` < `ROWS` pieces: the move is legal.
-        lookup(&self.entries, state)
+        let mv = lookup(&self.entries, state)?;
+        if self.plies < ROWS {
+            // Every column holds at most `plies` < `ROWS` pieces: the move is legal.
+            return Some(mv);
+        }
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        moves.contains(&mv).then_some(mv)
     }
 }
 
@@ -195,81 +242,18 @@ fn lookup(entries: &[(u128, u8)], state: &Linetris) -> Option<Move> {
     Some(orient(state, Move(entries[at].1)))
 }
 
-/// Moves learned from lost games: positions of any ply, each with the move to play
-/// there (in the canonical orientation).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Learned {
-    entries: Vec<(u128, u8)>,
-}
-
 /// The text of a learned table with `entries` (canonical key, 1-based column), any
 /// order; `movetime` the time each proof was given.
 pub fn learned_text(movetime: u64, entries: &[(u128, i64)]) -> String {
-    let mut entries = entries.to_vec();
-    entries.sort_unstable();
-    entries.dedup_by_key(|e| e.0);
-    let fields = [
-        ("rows", ROWS.to_string()),
-        ("cols", COLS.to_string()),
-        ("movetime", movetime.to_string()),
-    ]
-    .map(|(n, v)| (n.to_string(), v));
-    crate::book::write(LEARNED_MAGIC, &fields, &entries)
-}
-
-impl Learned {
-    /// Parses and checks a learned table; the error says what is wrong.
-    pub fn parse(text: &str) -> Result<Learned, String> {
-        let book = BookText::parse(text, LEARNED_MAGIC, &LEARNED_FIELDS)?;
-        let number = |name: &str| -> Result<u32, String> {
-            book.field(name)
-                .unwrap_or_default()
-                .parse::<u32>()
-                .map_err(|e| format!("header: {name}: {e}"))
-        };
-        if number("rows")? != ROWS || number("cols")? != COLS {
-            return Err(format!("header: not a {ROWS}x{COLS} table"));
-        }
-        number("movetime")?;
-        Ok(Learned {
-            entries: checked_entries(&book, None)?,
-        })
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The entries as the text holds them: canonical key, 1-based column.
-    pub fn entries(&self) -> impl Iterator<Item = (u128, i64)> + '_ {
-        self.entries
-            .iter()
-            .map(|&(key, col)| (key, i64::from(col) + 1))
-    }
-
-    /// The learned move in `state`, if the table has the position and the move is
-    /// legal there.
-    pub fn get(&self, state: &Linetris) -> Option<Move> {
-        if !on_board(state) {
-            return None;
-        }
-        let mv = lookup(&self.entries, state)?;
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
-        moves.contains(&mv).then_some(mv)
-    }
+    write_text(LEARNED_MAGIC, &[("movetime", movetime)], entries)
 }
 
 /// The built-in learned moves, parsed and checked once; `None` (with a warning) when
 /// they fail.
-pub fn learned() -> Option<&'static Learned> {
-    static TABLE: OnceLock<Option<Learned>> = OnceLock::new();
+pub fn learned() -> Option<&'static Table> {
+    static TABLE: OnceLock<Option<Table>> = OnceLock::new();
     TABLE
-        .get_or_init(|| match Learned::parse(LEARNED) {
+        .get_or_init(|| match Table::parse_learned(LEARNED) {
             Ok(table) => Some(table),
             Err(why) => {
                 log::warn!("linetris learned moves: {why}; ignored");
@@ -364,10 +348,10 @@ mod tests {
         let full = after("1111112");
         let key = canonical_key(&full);
         let column = i64::from(orient(&full, Move(0)).0) + 1;
-        let table = Learned::parse(&learned_text(10, &[(key, column)])).expect("a table");
+        let table = Table::parse_learned(&learned_text(10, &[(key, column)])).expect("a table");
         assert_eq!(table.get(&full), None, "column 1 is full");
         let free = i64::from(orient(&full, Move(1)).0) + 1;
-        let table = Learned::parse(&learned_text(10, &[(key, free)])).expect("a table");
+        let table = Table::parse_learned(&learned_text(10, &[(key, free)])).expect("a table");
         assert_eq!(table.get(&full), Some(Move(1)));
         // Its mirror image gets the mirrored move.
         assert_eq!(table.get(&after("7777776")), Some(Move(5)));
@@ -386,12 +370,12 @@ mod tests {
     #[test]
     fn a_damaged_learned_table_is_refused() {
         let good = learned_text(10, &[(1_u128, 4)]);
-        assert!(Learned::parse(&good).is_ok());
-        assert!(Learned::parse(&good.replace(" 4\n", " 5\n")).is_err());
-        assert!(Learned::parse(&learned_text(10, &[(1_u128, 8)])).is_err());
-        assert!(Learned::parse(&learned_text(10, &[(1_u128, 0)])).is_err());
+        assert!(Table::parse_learned(&good).is_ok());
+        assert!(Table::parse_learned(&good.replace(" 4\n", " 5\n")).is_err());
+        assert!(Table::parse_learned(&learned_text(10, &[(1_u128, 8)])).is_err());
+        assert!(Table::parse_learned(&learned_text(10, &[(1_u128, 0)])).is_err());
         // An opening table is no learned table, and the other way round.
-        assert!(Learned::parse(&text(3, 10, &[(1_u128, 4)])).is_err());
+        assert!(Table::parse_learned(&text(3, 10, &[(1_u128, 4)])).is_err());
         assert!(Table::parse(&good).is_err());
     }
 
