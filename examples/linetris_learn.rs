@@ -6,10 +6,11 @@
 //! tables; with no games, only the tables are merged). Each line of GAMES is a game
 //! from the start position, its columns separated by spaces (`#` starts a comment), that
 //! ended in a win; the loser is the side that did not make the last move. The game is
-//! walked back from its end over the loser's positions. At each, every move is proven
-//! by the engine's own proof search (`go solve` in process, `Tablebase` off, at most MS
-//! each): a move after which the winner wins by force is lost. Where every move is lost,
-//! the position was lost already and the walk goes on back. The first position found
+//! walked back from its end over the loser's positions. At each, every move but the
+//! game's (lost already: every later position of the loser is) is proven by the
+//! engine's own proof search (`go solve` in process, `Tablebase` off, at most MS each):
+//! a move after which the winner wins by force is lost. Where every move is lost, the
+//! position was lost already and the walk goes on back. The first position found
 //! with a move that is not proven lost, other than the game's, is where the game was
 //! lost: the game's move there is lost (every later position of the loser was), and
 //! the table learns the best of the others (a proven win, else the least score for the
@@ -22,7 +23,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use tabuleiro::game::{Game, Outcome, Params, Player, default_config};
+use tabuleiro::game::{Game, Outcome, Params, default_config};
 use tabuleiro::games::linetris::{Linetris, LinetrisEval, LinetrisOracle, Move, opening};
 use tabuleiro::search::{Oracle, Policy, Score, SearchLimits, TABLEBASE};
 
@@ -131,10 +132,7 @@ fn main() {
             eprintln!("line {}: the game is not won", n + 1);
             continue;
         };
-        let loser = match winner {
-            Player::P1 => Player::P2,
-            Player::P2 => Player::P1,
-        };
+        let loser = winner.other();
         eprintln!("game {}: {text}", n + 1);
         let mut learned = false;
         for (ply, (position, played)) in before.iter().enumerate().rev() {
@@ -143,18 +141,17 @@ fn main() {
             }
             let mut moves = Vec::new();
             position.generate_moves(&mut moves);
+            let rank = |v: Verdict| match v {
+                Verdict::Won => i64::MIN,
+                Verdict::Open(cp) => i64::from(cp),
+                Verdict::Lost => i64::MAX,
+            };
             let mut best: Option<(Move, Verdict)> = None;
-            for &mv in &moves {
+            // The game's move is lost already (every later position of the loser is):
+            // only the others are proven.
+            for &mv in moves.iter().filter(|&&mv| mv != *played) {
                 let (verdict, what) = prove(position, mv, ms, hash);
                 eprintln!("  ply {} move {}: {verdict:?} ({what})", ply + 1, mv.0 + 1);
-                if mv == *played {
-                    continue;
-                }
-                let rank = |v: Verdict| match v {
-                    Verdict::Won => i64::MIN,
-                    Verdict::Open(cp) => i64::from(cp),
-                    Verdict::Lost => i64::MAX,
-                };
                 if !matches!(verdict, Verdict::Lost)
                     && best.is_none_or(|(_, b)| rank(verdict) < rank(b))
                 {
