@@ -163,4 +163,10 @@ pub trait Evaluator<G: Game>: Clone + Send + std::fmt::Debug + 'static {
             None => 0.5,
         }
     }
+
+    /// The exploration constant of Monte-Carlo tree search's UCT rule (rewards in 0..=1):
+    /// lower looks deeper into the moves that have scored best so far. 0.7 by default.
+    fn exploration(&self) -> f64 {
+        super::mcts::EXPLORATION
+    }
 }

@@ -25,8 +25,9 @@ use super::{Info, MATE, Score, SearchLimits, SearchResult};
 use crate::game::{Game, Outcome, Player, Value};
 use crate::rng::Xorshift;
 
-/// The exploration constant of UCT (rewards are in 0..=1).
-const EXPLORATION: f64 = 0.7;
+/// The exploration constant of UCT (rewards are in 0..=1) unless the game says
+/// otherwise ([`Evaluator::exploration`]).
+pub const EXPLORATION: f64 = 0.7;
 /// Playouts longer than this count as draws (games that could go on for ever).
 const PLAYOUT_CAP: u32 = 1_000;
 /// The clock is read every this many iterations (the stop flags at every one).
@@ -458,6 +459,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let node = &self.nodes[index as usize];
         let (first, count) = (node.first_child, node.children);
         let log_parent = f64::from(node.visits.max(1)).ln();
+        let exploration = self.eval.exploration();
         let mut best = first;
         let mut best_value = f64::NEG_INFINITY;
         for child in first..first + count {
@@ -468,7 +470,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 None if c.visits == 0 => 1e9 + (self.rng.next_u64() % 1024) as f64,
                 None => {
                     let visits = f64::from(c.visits);
-                    c.reward / visits + EXPLORATION * (log_parent / visits).sqrt()
+                    c.reward / visits + exploration * (log_parent / visits).sqrt()
                 }
             };
             if value > best_value {

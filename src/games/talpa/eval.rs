@@ -279,6 +279,14 @@ impl Evaluator<Talpa> for TalpaEval {
         score == WIN_NOW
     }
 
+    fn playout_move(&mut self, state: &Talpa, moves: &[Move], random: u64) -> Move {
+        state.playout_choice(moves, random)
+    }
+
+    fn exploration(&self) -> f64 {
+        super::playout::EXPLORATION
+    }
+
     fn selectivity(&self) -> Selectivity {
         // Fabrik's: quiet moves ordered by their history of cut-offs beside the hints,
         // and from the ninth move on two plies shallower at depth 4 or more; near the

@@ -27,6 +27,7 @@
 
 mod eval;
 mod oracle;
+mod playout;
 pub mod solve;
 
 use crate::game::look::{Colour, Look, piece};
@@ -38,7 +39,7 @@ use crate::game::{
 };
 use crate::hash::SplitMix64;
 
-use crate::search::Strategy;
+use crate::search::{Method, Strategy};
 pub use eval::{
     EvalParams, TalpaEval, UNREACHABLE, WIN_NOW, completing_squares, contact_separation, cut,
     evaluate_with, latent_wins, safe_captures, safe_removals, separation, separation_through,
@@ -635,6 +636,14 @@ impl Strategy for Talpa {
     /// `Tablebase`: the exact knowledge of the oracle, on or off.
     fn engine_options() -> &'static [OptionSpec] {
         crate::search::TABLEBASE
+    }
+    /// MCTS from 8×8 up, alpha-beta below (playout.rs says why).
+    fn method(&self) -> Method {
+        if self.size() >= playout::MCTS_FROM_SIZE {
+            Method::Mcts
+        } else {
+            Method::AlphaBeta
+        }
     }
 }
 
