@@ -637,9 +637,14 @@ impl Strategy for Talpa {
     fn engine_options() -> &'static [OptionSpec] {
         crate::search::TABLEBASE
     }
-    /// MCTS from 8×8 up, alpha-beta below (playout.rs says why).
+    /// MCTS from 8×8 up until the game's late phase, alpha-beta otherwise (playout.rs
+    /// says why).
     fn method(&self) -> Method {
-        if self.size() >= playout::MCTS_FROM_SIZE {
+        let squares = (self.size() * self.size()) as u64;
+        let emptied = u64::from(self.empty().count_ones());
+        if self.size() >= playout::MCTS_FROM_SIZE
+            && emptied < playout::MCTS_UNTIL_EMPTY_8 * squares / 64
+        {
             Method::Mcts
         } else {
             Method::AlphaBeta

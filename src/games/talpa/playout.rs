@@ -1,13 +1,14 @@
 //! Monte-Carlo tree search for Talpa: the boards it plays, and its playout policy.
 //!
 //! From 8×8 up the engine searches Talpa with MCTS ([`crate::search::mcts`]), not
-//! alpha-beta (`Strategy::method` in mod.rs). Talpa is a connection game: the two
+//! alpha-beta (`Strategy::method` in mod.rs), until the 24th empty square (on 8×8). Talpa is a connection game: the two
 //! paths race through squares that both sides empty, and like Hex it is told better by
 //! how often games played on from a position end in a path of one's own than by a
 //! static score: the evaluation's separation and contacts name the winner of 8×8
 //! middle-game positions about two times in three. Head to head at 1 s + 10 ms the
 //! tree search won about two games in three against alpha-beta (docs/strength.md,
-//! "Nineteenth pass").
+//! "Nineteenth pass"). Late in the game, where short exact lines decide, alpha-beta
+//! takes over again: the tree threw away wins there that alpha-beta proves at once.
 //!
 //! A playout move: up to [`TRIES`] moves drawn at random, the first that wins at once
 //! played at once, else the first drawn that does not lose at once (a capture or removal
@@ -30,6 +31,11 @@ pub(super) const EXPLORATION: f64 = 0.3;
 /// The smallest board searched with MCTS; smaller ones keep alpha-beta (4×4 has its
 /// exact solver, and 6×6 was not shown to gain).
 pub(super) const MCTS_FROM_SIZE: usize = 8;
+
+/// The empty squares (on 8×8; as many more in proportion on larger boards) from which
+/// alpha-beta takes over again: late in the game short exact lines decide, which
+/// alpha-beta proves and the tree, with a few thousand playouts a move, may miss.
+pub(super) const MCTS_UNTIL_EMPTY_8: u64 = 24;
 
 impl Talpa {
     /// A move for a playout (see the module's documentation): `random` gives the
@@ -61,7 +67,6 @@ impl Talpa {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
     use crate::search::{Method, Strategy};
 
     /// What a move does to the mover at once: 1 wins, −1 loses, 0 neither.
@@ -112,16 +117,29 @@ mod tests {
     }
 
     #[test]
-    fn mcts_plays_the_large_boards() {
-        for (size, method) in [
-            (4, Method::AlphaBeta),
-            (6, Method::AlphaBeta),
-            (8, Method::Mcts),
-            (10, Method::Mcts),
-        ] {
-            let s = Talpa::start(&super::super::Config { size });
-            assert_eq!(s.method(), method, "{size}");
-            assert_eq!(s.side_to_move(), Player::P1);
+    fn mcts_plays_the_large_boards_until_the_late_phase() {
+        // Random games: MCTS exactly on 8×8 and 10×10 before the 24th (37th) empty
+        // square.
+        let mut rng = crate::rng::Xorshift::new(29);
+        let mut seen = [0; 2];
+        for (size, late) in [(4, 0), (6, 0), (8, 24), (10, 37)] {
+            for _ in 0..20 {
+                let mut s = Talpa::start(&super::super::Config { size });
+                while s.outcome().is_none() {
+                    let empty = s.empty().count_ones();
+                    let expected = if empty < late {
+                        Method::Mcts
+                    } else {
+                        Method::AlphaBeta
+                    };
+                    assert_eq!(s.method(), expected, "{}", s.fen());
+                    seen[usize::from(expected == Method::Mcts)] += 1;
+                    let mut moves = Vec::new();
+                    s.generate_moves(&mut moves);
+                    s.play(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
         }
+        assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
     }
 }
