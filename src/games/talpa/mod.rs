@@ -637,6 +637,7 @@ impl Strategy for Talpa {
     fn engine_options() -> &'static [OptionSpec] {
         crate::search::TABLEBASE
     }
+
     /// MCTS from 8×8 up until the game's late phase, alpha-beta otherwise (playout.rs
     /// says why).
     fn method(&self) -> Method {

@@ -1,21 +1,23 @@
-//! Monte-Carlo tree search for Talpa: the boards it plays, and its playout policy.
+//! Monte-Carlo tree search for Talpa: the boards and phase it plays, and its playout
+//! policy.
 //!
-//! From 8×8 up the engine searches Talpa with MCTS ([`crate::search::mcts`]), not
-//! alpha-beta (`Strategy::method` in mod.rs), until the 24th empty square (on 8×8). Talpa is a connection game: the two
-//! paths race through squares that both sides empty, and like Hex it is told better by
-//! how often games played on from a position end in a path of one's own than by a
-//! static score: the evaluation's separation and contacts name the winner of 8×8
-//! middle-game positions about two times in three. Head to head at 1 s + 10 ms the
-//! tree search won about two games in three against alpha-beta (docs/strength.md,
-//! "Nineteenth pass"). Late in the game, where short exact lines decide, alpha-beta
-//! takes over again: the tree threw away wins there that alpha-beta proves at once.
+//! From 8×8 up the engine searches Talpa's middle game with MCTS
+//! ([`crate::search::mcts`]), not alpha-beta (`Strategy::method` in mod.rs). Talpa is a
+//! connection game: the two paths race through squares that both sides empty, and like
+//! Hex it is told better by how often games played on from a position end in a path of
+//! one's own than by a static score: the evaluation's separation and contacts name the
+//! winner of 8×8 middle-game positions about two times in three. Head to head at 1 s +
+//! 10 ms the tree search won about two games in three against alpha-beta
+//! (docs/strength.md, "Nineteenth pass"). From the 24th empty square (on 8×8), where
+//! short exact lines decide, alpha-beta takes over again: the tree threw away wins there
+//! that alpha-beta proves at once.
 //!
 //! A playout move: up to [`TRIES`] moves drawn at random, the first that wins at once
 //! played at once, else the first drawn that does not lose at once (a capture or removal
-//! that opens the opponent's path), else the first drawn. Uniform playouts lose most
-//! of their games by such a move, which hides what the position was worth; checking
-//! every move instead is slower and did not play better (four draws beat eight and
-//! nothing in games; the experiments are in docs/experiments/talpa.md).
+//! that opens the opponent's path), else the first drawn. A uniform playout often ends
+//! by such a move, which says little of what the position was worth. Four draws scored
+//! better head to head than two and than eight (within the noise); the experiments are
+//! in docs/experiments/talpa.md.
 
 use super::{Move, Talpa};
 use crate::game::{Game, Outcome};
@@ -24,8 +26,9 @@ use crate::game::{Game, Outcome};
 pub(super) const TRIES: u32 = 4;
 
 /// The exploration constant of UCT for Talpa: lower than the default 0.7, since a
-/// position has a hundred moves or so and a move's few hundred playouts are better
-/// spent on the best of them.
+/// position has a hundred moves or so and the few thousand playouts of a move on the
+/// clock are better spent on the best of them (0.45 beat 0.7, 0.3 beat 0.45, 0.2 lost
+/// to 0.45, in games).
 pub(super) const EXPLORATION: f64 = 0.3;
 
 /// The smallest board searched with MCTS; smaller ones keep alpha-beta (4×4 has its
