@@ -252,29 +252,30 @@ pub fn learned_text(movetime: u64, entries: &[(u128, i64)]) -> String {
 /// they fail.
 pub fn learned() -> Option<&'static Table> {
     static TABLE: OnceLock<Option<Table>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| match Table::parse_learned(LEARNED) {
-            Ok(table) => Some(table),
-            Err(why) => {
-                log::warn!("linetris learned moves: {why}; ignored");
-                None
-            }
-        })
-        .as_ref()
+    checked_once(&TABLE, "linetris learned moves", || {
+        Table::parse_learned(LEARNED)
+    })
 }
 
 /// The built-in table, parsed and checked once; `None` (with a warning) when it fails.
 pub fn embedded() -> Option<&'static Table> {
     static TABLE: OnceLock<Option<Table>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| match Table::parse(EMBEDDED) {
-            Ok(table) => Some(table),
-            Err(why) => {
-                log::warn!("linetris opening table: {why}; ignored");
-                None
-            }
-        })
-        .as_ref()
+    checked_once(&TABLE, "linetris opening table", || Table::parse(EMBEDDED))
+}
+
+/// The table in `cell`, parsed by `parse` the first time; a table that fails its checks
+/// is warned of (as `what`) and never used.
+fn checked_once(
+    cell: &'static OnceLock<Option<Table>>,
+    what: &str,
+    parse: impl FnOnce() -> Result<Table, String>,
+) -> Option<&'static Table> {
+    cell.get_or_init(|| {
+        parse()
+            .map_err(|why| log::warn!("{what}: {why}; ignored"))
+            .ok()
+    })
+    .as_ref()
 }
 
 #[cfg(test)]
