@@ -1,0 +1,186 @@
+//! How well a Fabrik position's value is told, before the game decides it: by the static
+//! evaluation, by a fixed-depth search, and by the share of safe playouts the side to move
+//! wins (issue 33, twentieth pass; docs/experiments/fabrik.md).
+//!
+//! `cargo run --release --example fabrik_playouts -- FILE.jsonl... [--plies 50,60,70]
+//! [--playouts 1000] [--depth 4] [--seed 1]`
+//!
+//! For each game of the `match` records (11×11, lines of 5) and each ply P it lasted past,
+//! the position after P plies is scored three ways from the side to move's view, and
+//! labelled by whether that side went on to win. A playout plays a win now if there is
+//! one (a line in reach or a walling in: `threats::win_now`), else the first of four
+//! random moves after which the opponent has no win now, else the first of them; it runs
+//! to the end of the game. Prints, for each ply, the number of positions won and lost and
+//! each predictor's AUC: the chance that a position the side to move won ranks above one
+//! it lost (0.5 is a coin; ties count half).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+use tabuleiro::arena::record;
+use tabuleiro::arena::replay::replay;
+use tabuleiro::game::{Game, Outcome, Player, default_config};
+use tabuleiro::games::fabrik::{Fabrik, FabrikEval, Move, threats};
+use tabuleiro::search::{Evaluator, Policy, Score, SearchLimits};
+
+/// How many random moves a playout move draws before it takes one that allows a win now.
+const DRAWS: usize = 4;
+
+/// The value after an option, or the usage of that option.
+fn value<T: std::str::FromStr>(arg: Option<&String>, usage: &str) -> T {
+    arg.and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("{usage}"))
+}
+
+/// One playout from `start` to the end of the game: its winner.
+fn playout(start: &Fabrik, rng: &mut StdRng, moves: &mut Vec<Move>) -> Option<Player> {
+    let mut state = *start;
+    loop {
+        match state.outcome() {
+            Some(Outcome::Win(winner)) => return Some(winner),
+            Some(Outcome::Draw) => return None,
+            None => {}
+        }
+        if let Some(win) = threats::win_now(&state) {
+            state.play(win);
+            continue;
+        }
+        moves.clear();
+        state.generate_moves(moves);
+        let draws: Vec<Move> = (0..DRAWS)
+            .map(|_| moves[rng.random_range(0..moves.len())])
+            .collect();
+        let safe = draws.iter().copied().find(|&mv| {
+            let mut child = state;
+            child.play(mv);
+            child.outcome().is_some() || threats::win_now(&child).is_none()
+        });
+        state.play(safe.unwrap_or(draws[0]));
+    }
+}
+
+/// The chance that a won position's value ranks above a lost one's (ties half).
+fn auc(won: &[f64], lost: &[f64]) -> f64 {
+    if won.is_empty() || lost.is_empty() {
+        return f64::NAN;
+    }
+    let mut sum = 0.0;
+    for w in won {
+        for l in lost {
+            sum += if w > l {
+                1.0
+            } else if w == l {
+                0.5
+            } else {
+                0.0
+            };
+        }
+    }
+    sum / (won.len() * lost.len()) as f64
+}
+
+/// A search score as one number, mates beyond every centipawn score.
+fn score_value(score: Score) -> f64 {
+    match score {
+        Score::Cp(cp) => f64::from(cp),
+        Score::Mate(n) if n > 0 => 1e6 - f64::from(n),
+        Score::Mate(n) => -1e6 - f64::from(n),
+    }
+}
+
+/// The positions at one ply: (side to move won, playout share, static score, search score).
+type Samples = Vec<(bool, f64, f64, f64)>;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut files = Vec::new();
+    let mut plies = vec![50, 60, 70];
+    let mut playouts = 1000u32;
+    let mut depth = 4u32;
+    let mut seed = 1u64;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--plies" => {
+                let list: String = value(rest.next(), "--plies P,P,...");
+                plies = list
+                    .split(',')
+                    .map(|p| p.parse().expect("--plies P,P,..."))
+                    .collect();
+            }
+            "--playouts" => playouts = value(rest.next(), "--playouts K"),
+            "--depth" => depth = value(rest.next(), "--depth D"),
+            "--seed" => seed = value(rest.next(), "--seed S"),
+            other => files.push(other.to_string()),
+        }
+    }
+    let config = default_config::<Fabrik>();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut eval = FabrikEval::default();
+    let mut searcher = Policy::<Fabrik>::standard(32, &config);
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let mut moves = Vec::new();
+    let mut samples: Vec<Samples> = vec![Vec::new(); plies.len()];
+    for file in &files {
+        let records = record::read_file(Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
+        for record in records.iter().filter(|r| r.options.is_empty()) {
+            let Some(winner) = record.winner.as_deref() else {
+                continue;
+            };
+            let winner = if winner == record.p1 {
+                Player::P1
+            } else {
+                Player::P2
+            };
+            let game = replay::<Fabrik>(&config, record).unwrap_or_else(|e| panic!("{e}"));
+            for (slot, &ply) in plies.iter().enumerate() {
+                // Positions the game went on from by at least two plies.
+                if ply + 2 > game.moves.len() {
+                    continue;
+                }
+                let mut state = Fabrik::start(&config);
+                for (_, text) in &game.moves[..ply] {
+                    state.play(state.parse_move(text).unwrap_or_else(|e| panic!("{e}")));
+                }
+                let mover = state.side_to_move();
+                let wins = (0..playouts)
+                    .filter(|_| playout(&state, &mut rng, &mut moves) == Some(mover))
+                    .count();
+                let share = wins as f64 / f64::from(playouts.max(1));
+                let static_score = f64::from(eval.evaluate(&state));
+                searcher.clear();
+                let stop = Arc::new(AtomicBool::new(false));
+                let history = [state.hash()];
+                let found = searcher.search(&state, &history, limits, stop, &mut |_| {});
+                samples[slot].push((
+                    mover == winner,
+                    share,
+                    static_score,
+                    score_value(found.score),
+                ));
+            }
+        }
+    }
+    println!("ply  won lost  playouts  static  depth {depth}");
+    for (slot, &ply) in plies.iter().enumerate() {
+        let set = &samples[slot];
+        let column = |pick: fn(&(bool, f64, f64, f64)) -> f64| {
+            let won: Vec<f64> = set.iter().filter(|s| s.0).map(pick).collect();
+            let lost: Vec<f64> = set.iter().filter(|s| !s.0).map(pick).collect();
+            auc(&won, &lost)
+        };
+        let won = set.iter().filter(|s| s.0).count();
+        println!(
+            "{ply:3} {won:4} {:4}  {:8.2}  {:6.2}  {:7.2}",
+            set.len() - won,
+            column(|s| s.1),
+            column(|s| s.2),
+            column(|s| s.3)
+        );
+    }
+}
