@@ -12,7 +12,9 @@
 //! random moves after which the opponent has no win now, else the first of them; it runs
 //! to the end of the game. Prints, for each ply, the number of positions won and lost and
 //! each predictor's AUC: the chance that a position the side to move won ranks above one
-//! it lost (0.5 is a coin; ties count half).
+//! it lost (0.5 is a coin; ties count half). Two more columns split the playouts by how
+//! they ended: the side to move's share of playouts won by a line less its share lost by
+//! a line, and the same for walling in.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -34,16 +36,31 @@ fn value<T: std::str::FromStr>(arg: Option<&String>, usage: &str) -> T {
         .unwrap_or_else(|| panic!("{usage}"))
 }
 
-/// One playout from `start` to the end of the game: its winner.
-fn playout(start: &Fabrik, rng: &mut StdRng, moves: &mut Vec<Move>) -> Option<Player> {
+/// How a playout ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    Line(Player),
+    WalledIn(Player),
+}
+
+/// One playout from `start` to the end of the game: its winner, and how.
+fn playout(start: &Fabrik, rng: &mut StdRng, moves: &mut Vec<Move>) -> End {
     let mut state = *start;
+    let mut by_line = false;
     loop {
-        match state.outcome() {
-            Some(Outcome::Win(winner)) => return Some(winner),
-            Some(Outcome::Draw) => return None,
-            None => {}
+        if let Some(outcome) = state.outcome() {
+            // Fabrik has no draws.
+            let Outcome::Win(winner) = outcome else {
+                unreachable!("a Fabrik game ended in a draw")
+            };
+            return if by_line {
+                End::Line(winner)
+            } else {
+                End::WalledIn(winner)
+            };
         }
         if let Some(win) = threats::win_now(&state) {
+            by_line = threats::line_threats(&state, state.side_to_move()) != 0;
             state.play(win);
             continue;
         }
@@ -90,8 +107,20 @@ fn score_value(score: Score) -> f64 {
     }
 }
 
-/// The positions at one ply: (side to move won, playout share, static score, search score).
-type Samples = Vec<(bool, f64, f64, f64)>;
+/// A position's label and predictors, from the side to move's view.
+#[derive(Clone, Copy)]
+struct Sample {
+    /// The side to move went on to win the game.
+    won: bool,
+    /// Its share of the playouts won.
+    playouts: f64,
+    /// Its share of playouts won by a line, less its share lost by a line.
+    lines: f64,
+    /// The same for walling in.
+    walls: f64,
+    static_score: f64,
+    search_score: f64,
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -125,7 +154,7 @@ fn main() {
         ..SearchLimits::default()
     };
     let mut moves = Vec::new();
-    let mut samples: Vec<Samples> = vec![Vec::new(); plies.len()];
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); plies.len()];
     for file in &files {
         let records = record::read_file(Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
         for record in records.iter().filter(|r| r.options.is_empty()) {
@@ -148,39 +177,49 @@ fn main() {
                     state.play(state.parse_move(text).unwrap_or_else(|e| panic!("{e}")));
                 }
                 let mover = state.side_to_move();
-                let wins = (0..playouts)
-                    .filter(|_| playout(&state, &mut rng, &mut moves) == Some(mover))
-                    .count();
-                let share = wins as f64 / f64::from(playouts.max(1));
+                let (mut wins, mut lines, mut walls) = (0i32, 0i32, 0i32);
+                for _ in 0..playouts {
+                    match playout(&state, &mut rng, &mut moves) {
+                        End::Line(w) if w == mover => (wins, lines) = (wins + 1, lines + 1),
+                        End::Line(_) => lines -= 1,
+                        End::WalledIn(w) if w == mover => (wins, walls) = (wins + 1, walls + 1),
+                        End::WalledIn(_) => walls -= 1,
+                    }
+                }
+                let share = |count: i32| f64::from(count) / f64::from(playouts.max(1));
                 let static_score = f64::from(eval.evaluate(&state));
                 searcher.clear();
                 let stop = Arc::new(AtomicBool::new(false));
                 let history = [state.hash()];
                 let found = searcher.search(&state, &history, limits, stop, &mut |_| {});
-                samples[slot].push((
-                    mover == winner,
-                    share,
+                samples[slot].push(Sample {
+                    won: mover == winner,
+                    playouts: share(wins),
+                    lines: share(lines),
+                    walls: share(walls),
                     static_score,
-                    score_value(found.score),
-                ));
+                    search_score: score_value(found.score),
+                });
             }
         }
     }
-    println!("ply  won lost  playouts  static  depth {depth}");
+    println!("ply  won lost  playouts  lines  walls  static  depth {depth}");
     for (slot, &ply) in plies.iter().enumerate() {
         let set = &samples[slot];
-        let column = |pick: fn(&(bool, f64, f64, f64)) -> f64| {
-            let won: Vec<f64> = set.iter().filter(|s| s.0).map(pick).collect();
-            let lost: Vec<f64> = set.iter().filter(|s| !s.0).map(pick).collect();
+        let column = |pick: fn(&Sample) -> f64| {
+            let won: Vec<f64> = set.iter().filter(|s| s.won).map(pick).collect();
+            let lost: Vec<f64> = set.iter().filter(|s| !s.won).map(pick).collect();
             auc(&won, &lost)
         };
-        let won = set.iter().filter(|s| s.0).count();
+        let won = set.iter().filter(|s| s.won).count();
         println!(
-            "{ply:3} {won:4} {:4}  {:8.2}  {:6.2}  {:7.2}",
+            "{ply:3} {won:4} {:4}  {:8.2}  {:5.2}  {:5.2}  {:6.2}  {:7.2}",
             set.len() - won,
-            column(|s| s.1),
-            column(|s| s.2),
-            column(|s| s.3)
+            column(|s| s.playouts),
+            column(|s| s.lines),
+            column(|s| s.walls),
+            column(|s| s.static_score),
+            column(|s| s.search_score)
         );
     }
 }
