@@ -22,7 +22,13 @@ import json, subprocess, sys, threading
 def ask(binary, moves, go, seconds):
     """Runs one search from a fresh process: (solved, bestmove, last score)."""
     p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    # As a referee does: the search starts after `readyok`, so the engine's preparation
+    # for the game is not charged to the first `go`.
     p.stdin.write("setoption name Game value fabrik\nisready\n")
+    p.stdin.flush()
+    for line in p.stdout:
+        if line.startswith("readyok"):
+            break
     p.stdin.write("position startpos moves " + " ".join(moves) + "\n" + go + "\n")
     p.stdin.flush()
 
