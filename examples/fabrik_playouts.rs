@@ -167,12 +167,17 @@ fn main() {
                 Player::P2
             };
             let game = replay::<Fabrik>(&config, record).unwrap_or_else(|e| panic!("{e}"));
+            // The game's first position: the opening's FEN, if it had one.
+            let start = match &game.fen {
+                Some(fen) => Fabrik::from_fen(&config, fen).unwrap_or_else(|e| panic!("{e}")),
+                None => Fabrik::start(&config),
+            };
             for (slot, &ply) in plies.iter().enumerate() {
                 // Positions the game went on from by at least two plies.
                 if ply + 2 > game.moves.len() {
                     continue;
                 }
-                let mut state = Fabrik::start(&config);
+                let mut state = start;
                 for (_, text) in &game.moves[..ply] {
                     state.play(state.parse_move(text).unwrap_or_else(|e| panic!("{e}")));
                 }
