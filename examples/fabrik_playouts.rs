@@ -3,7 +3,7 @@
 //! wins (issue 33, twentieth pass; docs/experiments/fabrik.md).
 //!
 //! `cargo run --release --example fabrik_playouts -- FILE.jsonl... [--plies 50,60,70]
-//! [--playouts 1000] [--depth 4] [--seed 1]`
+//! [--playouts 1000] [--depth 4] [--seed 1] [--dump FILE.tsv]`
 //!
 //! For each game of the `match` records (11×11, lines of 5) and each ply P it lasted past,
 //! the position after P plies is scored three ways from the side to move's view, and
@@ -14,8 +14,13 @@
 //! each predictor's AUC: the chance that a position the side to move won ranks above one
 //! it lost (0.5 is a coin; ties count half). Two more columns split the playouts by how
 //! they ended: the side to move's share of playouts won by a line less its share lost by
-//! a line, and the same for walling in.
+//! a line, and the same for walling in. `--depth 0` leaves the search out (its column is
+//! then the static evaluation's). `--dump` also writes one line per position: the record
+//! file, the game's index in it, the ply, the FEN, whether the side to move won (1 or 0),
+//! and the playouts', lines', walls', static and search columns, tab-separated (the
+//! labels for fitting an evaluation to playout shares).
 
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -129,6 +134,7 @@ fn main() {
     let mut playouts = 1000u32;
     let mut depth = 4u32;
     let mut seed = 1u64;
+    let mut dump: Option<std::io::BufWriter<std::fs::File>> = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
@@ -142,6 +148,11 @@ fn main() {
             "--playouts" => playouts = value(rest.next(), "--playouts K"),
             "--depth" => depth = value(rest.next(), "--depth D"),
             "--seed" => seed = value(rest.next(), "--seed S"),
+            "--dump" => {
+                let path: String = value(rest.next(), "--dump FILE");
+                let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                dump = Some(std::io::BufWriter::new(file));
+            }
             other => files.push(other.to_string()),
         }
     }
@@ -157,7 +168,10 @@ fn main() {
     let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); plies.len()];
     for file in &files {
         let records = record::read_file(Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
-        for record in records.iter().filter(|r| r.options.is_empty()) {
+        for (index, record) in records.iter().enumerate() {
+            if !record.options.is_empty() {
+                continue;
+            }
             let Some(winner) = record.winner.as_deref() else {
                 continue;
             };
@@ -193,18 +207,38 @@ fn main() {
                 }
                 let share = |count: i32| f64::from(count) / f64::from(playouts.max(1));
                 let static_score = f64::from(eval.evaluate(&state));
-                searcher.clear();
-                let stop = Arc::new(AtomicBool::new(false));
-                let history = [state.hash()];
-                let found = searcher.search(&state, &history, limits, stop, &mut |_| {});
-                samples[slot].push(Sample {
+                let search_score = if depth == 0 {
+                    static_score
+                } else {
+                    searcher.clear();
+                    let stop = Arc::new(AtomicBool::new(false));
+                    let history = [state.hash()];
+                    let found = searcher.search(&state, &history, limits, stop, &mut |_| {});
+                    score_value(found.score)
+                };
+                let sample = Sample {
                     won: mover == winner,
                     playouts: share(wins),
                     lines: share(lines),
                     walls: share(walls),
                     static_score,
-                    search_score: score_value(found.score),
-                });
+                    search_score,
+                };
+                if let Some(out) = dump.as_mut() {
+                    writeln!(
+                        out,
+                        "{file}\t{index}\t{ply}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                        state.fen(),
+                        u8::from(sample.won),
+                        sample.playouts,
+                        sample.lines,
+                        sample.walls,
+                        sample.static_score,
+                        sample.search_score
+                    )
+                    .unwrap_or_else(|e| panic!("--dump: {e}"));
+                }
+                samples[slot].push(sample);
             }
         }
     }

@@ -13,6 +13,9 @@
 //! - *Windows*: every segment of `LineLength` squares holding stones of one colour only
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
+//! - *Dead squares*: a square with fewer than two neighbours that are not stones can
+//!   never take a stone ([`fillable`]). Windows through one score nothing, and such a
+//!   completion square is no threat: late in a game many lines are dead this way.
 
 use super::forcing::Forcing;
 use super::geometry::{
@@ -817,12 +820,26 @@ fn strong_axis<const D: usize, const E: usize>(
     cover
 }
 
-fn window_score(position: &Fabrik, player: Player) -> i32 {
+/// The squares that may still take a stone: empty or worker squares with two or more
+/// neighbours that are not stones. Both workers must see a square to place on it, so
+/// from two different sides, and stones never leave: a square with fewer such
+/// neighbours stays empty (or under a worker) for the rest of the game.
+pub fn fillable(position: &Fabrik) -> Bb {
+    let board = position.board();
+    let open = board & !(position.stones[0] | position.stones[1]);
+    open & at_least_one_two(open, board).1
+}
+
+/// The windows of `player`, scored by how many stones they hold, without those through
+/// a square outside `fillable` (they can never become a line).
+fn window_score(position: &Fabrik, player: Player, fillable: Bb) -> i32 {
     let length = position.line_length() as usize;
     let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
+    let own = position.stones(player);
+    let dead = position.board() & !(own | position.stones(player.other()) | fillable);
     let counts = window_counts(
-        position.stones(player),
-        position.stones(player.other()),
+        own,
+        position.stones(player.other()) | dead,
         position.board(),
         length,
     );
@@ -841,7 +858,8 @@ struct StoneTerms {
     line_length: u32,
     /// [`window_score`] of each player.
     windows: [i32; 2],
-    /// [`completions`] of each player.
+    /// [`completions`] of each player that are [`fillable`] (a line that can never be
+    /// completed is no threat).
     completions: [Bb; 2],
 }
 
@@ -864,14 +882,14 @@ impl StoneTerms {
         {
             let length = position.line_length() as usize;
             let board = position.board();
-            let open = position.empty() | position.workers();
+            let open = fillable(position);
             *self = StoneTerms {
                 stones: position.stones,
                 board,
                 line_length: position.line_length(),
                 windows: [
-                    window_score(position, Player::P1),
-                    window_score(position, Player::P2),
+                    window_score(position, Player::P1, open),
+                    window_score(position, Player::P2, open),
                 ],
                 completions: [
                     completions(position.stones[0], open, board, length),
@@ -1385,6 +1403,92 @@ mod tests {
         // One stone in the centre lies in 5 windows per direction.
         let one = window_counts(bit(60), 0, empty.board(), 5);
         assert_eq!(one[1], 20);
+    }
+
+    /// [`fillable`] by counting each square's neighbours that are not stones.
+    fn fillable_naive(p: &Fabrik) -> Bb {
+        let size = p.size() as i32;
+        let stones = p.stones(Player::P1) | p.stones(Player::P2);
+        let mut set = 0;
+        for (x, y) in (0..size).flat_map(|y| (0..size).map(move |x| (x, y))) {
+            let square = (y * STRIDE as i32 + x) as usize;
+            if stones & bit(square) != 0 {
+                continue;
+            }
+            let open = DIRECTIONS
+                .iter()
+                .map(|&(dx, dy)| (x + dx, y + dy))
+                .filter(|&(u, v)| u >= 0 && v >= 0 && u < size && v < size)
+                .filter(|&(u, v)| stones & bit((v * STRIDE as i32 + u) as usize) == 0)
+                .count();
+            if open >= 2 {
+                set |= bit(square);
+            }
+        }
+        set
+    }
+
+    #[test]
+    fn squares_not_fillable_are_never_filled() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(21);
+        let mut dead_seen = 0;
+        for game in 0..40 {
+            let config = super::super::Config {
+                size: 7 + (game % 5) as u8,
+                line_length: 4 + (game % 2) as u8,
+            };
+            let mut state = Fabrik::start(&config);
+            let mut moves = Vec::new();
+            // Every square found dead so far in this game.
+            let mut dead: Bb = 0;
+            while state.outcome().is_none() {
+                let open = fillable(&state);
+                assert_eq!(open, fillable_naive(&state), "{}", state.fen());
+                dead |=
+                    state.board() & !(state.stones(Player::P1) | state.stones(Player::P2)) & !open;
+                moves.clear();
+                state.generate_moves(&mut moves);
+                let before = state.stones(Player::P1) | state.stones(Player::P2);
+                state.play(moves[rng.random_range(0..moves.len())]);
+                let placed = (state.stones(Player::P1) | state.stones(Player::P2)) & !before;
+                assert_eq!(placed & dead, 0, "a dead square filled: {}", state.fen());
+            }
+            dead_seen += dead.count_ones();
+        }
+        // The games do make dead squares (the test would pass vacuously otherwise).
+        assert!(dead_seen > 100, "{dead_seen}");
+    }
+
+    #[test]
+    fn dead_windows_and_completion_squares_do_not_score() {
+        // Black b1 c1 d1 e1; a1 has only stones beside it (a2 b2 white, b1 black): the
+        // line can never be completed, and f1 is white.
+        let p = position("11/11/11/11/w10/10w/11/11/11/oo9/1xxxxo5 o 9");
+        let a1 = bit(0);
+        assert_eq!(fillable(&p) & a1, 0);
+        let open = p.empty() | p.workers();
+        let plain = completions(p.stones(Player::P1), open, p.board(), 5);
+        assert_eq!(plain, a1);
+        let mut terms = StoneTerms::EMPTY;
+        terms.refresh(&p);
+        assert_eq!(terms.completions[Player::P1.index()], 0);
+        // Of the windows through a1, only a1..e1 has no white stone: it holds four
+        // black ones and is dead; the other windows score as before.
+        assert_eq!(
+            window_score(&p, Player::P1, open) - window_score(&p, Player::P1, fillable(&p)),
+            WINDOW_5[4]
+        );
+        // With a2 and b2 empty, the same four stones are a threat white must face.
+        let q = position("oo9/11/11/11/w10/10w/11/11/11/11/1xxxxo5 o 9");
+        terms.refresh(&q);
+        assert_eq!(terms.completions[Player::P1.index()], a1);
+        assert!(
+            evaluate(&q) < evaluate(&p) - SINGLE_THREAT,
+            "{} {}",
+            evaluate(&q),
+            evaluate(&p)
+        );
     }
 
     #[test]
