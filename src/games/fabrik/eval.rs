@@ -830,20 +830,28 @@ pub fn fillable(position: &Fabrik) -> Bb {
     open & at_least_one_two(open, board).1
 }
 
+/// The squares of `fillable` with three or more neighbours that are not stones:
+/// [`window_score`] counts the windows made of them twice.
+pub fn roomy_squares(position: &Fabrik, fillable: Bb) -> Bb {
+    let board = position.board();
+    fillable & at_least_three(board & !(position.stones[0] | position.stones[1]), board)
+}
+
 /// The windows of `player`, scored by how many stones they hold, without those through
-/// a square outside `fillable` (they can never become a line).
-fn window_score(position: &Fabrik, player: Player, fillable: Bb) -> i32 {
+/// a square outside `fillable` (they can never become a line). A window whose other
+/// squares are all `roomy` ([`roomy_squares`]) scores twice: the workers can see those
+/// squares from more sides, and one more stone beside them does not kill them.
+fn window_score(position: &Fabrik, player: Player, fillable: Bb, roomy: Bb) -> i32 {
     let length = position.line_length() as usize;
     let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
     let own = position.stones(player);
-    let dead = position.board() & !(own | position.stones(player.other()) | fillable);
-    let counts = window_counts(
-        own,
-        position.stones(player.other()) | dead,
-        position.board(),
-        length,
-    );
-    (1..table.len()).map(|k| table[k] * counts[k] as i32).sum()
+    let theirs = position.stones(player.other());
+    let open = position.board() & !(own | theirs);
+    let live = window_counts(own, theirs | (open & !fillable), position.board(), length);
+    let wide = window_counts(own, theirs | (open & !roomy), position.board(), length);
+    (1..table.len())
+        .map(|k| table[k] * (live[k] + wide[k]) as i32)
+        .sum()
 }
 
 /// The terms of the evaluation that depend on the stones alone, not on the workers nor
@@ -883,13 +891,14 @@ impl StoneTerms {
             let length = position.line_length() as usize;
             let board = position.board();
             let open = fillable(position);
+            let roomy = roomy_squares(position, open);
             *self = StoneTerms {
                 stones: position.stones,
                 board,
                 line_length: position.line_length(),
                 windows: [
-                    window_score(position, Player::P1, open),
-                    window_score(position, Player::P2, open),
+                    window_score(position, Player::P1, open, roomy),
+                    window_score(position, Player::P2, open, roomy),
                 ],
                 completions: [
                     completions(position.stones[0], open, board, length),
@@ -1405,8 +1414,9 @@ mod tests {
         assert_eq!(one[1], 20);
     }
 
-    /// [`fillable`] by counting each square's neighbours that are not stones.
-    fn fillable_naive(p: &Fabrik) -> Bb {
+    /// The squares that are not stones with `min` or more neighbours that are not
+    /// stones, counted one by one: [`fillable`] with 2, [`roomy_squares`] with 3.
+    fn open_naive(p: &Fabrik, min: usize) -> Bb {
         let size = p.size() as i32;
         let stones = p.stones(Player::P1) | p.stones(Player::P2);
         let mut set = 0;
@@ -1421,7 +1431,7 @@ mod tests {
                 .filter(|&(u, v)| u >= 0 && v >= 0 && u < size && v < size)
                 .filter(|&(u, v)| stones & bit((v * STRIDE as i32 + u) as usize) == 0)
                 .count();
-            if open >= 2 {
+            if open >= min {
                 set |= bit(square);
             }
         }
@@ -1444,7 +1454,9 @@ mod tests {
             let mut dead: Bb = 0;
             while state.outcome().is_none() {
                 let open = fillable(&state);
-                assert_eq!(open, fillable_naive(&state), "{}", state.fen());
+                assert_eq!(open, open_naive(&state, 2), "{}", state.fen());
+                let roomy = roomy_squares(&state, open);
+                assert_eq!(roomy, open_naive(&state, 3), "{}", state.fen());
                 dead |=
                     state.board() & !(state.stones(Player::P1) | state.stones(Player::P2)) & !open;
                 moves.clear();
@@ -1475,8 +1487,9 @@ mod tests {
         assert_eq!(terms.completions[Player::P1.index()], 0);
         // Of the windows through a1, only a1..e1 has no white stone: it holds four
         // black ones and is dead; the other windows score as before.
+        let (alive, roomy) = (fillable(&p), roomy_squares(&p, fillable(&p)));
         assert_eq!(
-            window_score(&p, Player::P1, open) - window_score(&p, Player::P1, fillable(&p)),
+            window_score(&p, Player::P1, open, roomy) - window_score(&p, Player::P1, alive, roomy),
             WINDOW_5[4]
         );
         // With a2 and b2 empty, the same four stones are a threat white must face.
