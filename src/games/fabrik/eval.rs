@@ -13,9 +13,12 @@
 //! - *Windows*: every segment of `LineLength` squares holding stones of one colour only
 //!   scores for that colour by how many it holds (open and half-open runs score in
 //!   several windows, dead ones in none); workers do not kill a window (they move).
-//! - *Dead squares*: a square with fewer than two neighbours that are not stones can
-//!   never take a stone ([`fillable`]). Windows through one score nothing, and such a
-//!   completion square is no threat: late in a game many lines are dead this way.
+//! - *Dead squares and room*: a square with fewer than two neighbours that are not
+//!   stones can never take a stone ([`fillable`]). Windows through one score nothing,
+//!   and such a completion square is no threat: late in a game many lines are dead this
+//!   way. A window whose squares all have three, or four, such neighbours scores twice,
+//!   or three times ([`open_tiers`]): the workers can reach its squares from more sides,
+//!   and a stone beside them does not kill them.
 
 use super::forcing::Forcing;
 use super::geometry::{
@@ -820,38 +823,50 @@ fn strong_axis<const D: usize, const E: usize>(
     cover
 }
 
-/// The squares that may still take a stone: empty or worker squares with two or more
-/// neighbours that are not stones. Both workers must see a square to place on it, so
-/// from two different sides, and stones never leave: a square with fewer such
-/// neighbours stays empty (or under a worker) for the rest of the game.
-pub fn fillable(position: &Fabrik) -> Bb {
+/// The squares that are not stones, by how many of their neighbours are not stones
+/// either: two or more, three or more, four or more (each set inside the one before).
+///
+/// The first set is the squares that may still take a stone ([`fillable`]). Both workers
+/// must see a square to place on it, so from two different sides, and stones never
+/// leave: a square with fewer such neighbours stays empty (or under a worker) for the
+/// rest of the game. The others are squares with room: the workers can see them from
+/// more sides, and a stone or two beside them do not kill them.
+pub fn open_tiers(position: &Fabrik) -> [Bb; 3] {
     let board = position.board();
     let open = board & !(position.stones[0] | position.stones[1]);
-    open & at_least_one_two(open, board).1
+    let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
+    for near in neighbour_planes(open, board) {
+        four |= three & near;
+        three |= two & near;
+        two |= one & near;
+        one |= near;
+    }
+    [open & two, open & three, open & four]
 }
 
-/// The squares of `fillable` with three or more neighbours that are not stones:
-/// [`window_score`] counts the windows made of them twice.
-pub fn roomy_squares(position: &Fabrik, fillable: Bb) -> Bb {
-    let board = position.board();
-    fillable & at_least_three(board & !(position.stones[0] | position.stones[1]), board)
+/// The squares that may still take a stone ([`open_tiers`]).
+pub fn fillable(position: &Fabrik) -> Bb {
+    open_tiers(position)[0]
 }
 
-/// The windows of `player`, scored by how many stones they hold, without those through
-/// a square outside `fillable` (they can never become a line). A window whose other
-/// squares are all `roomy` ([`roomy_squares`]) scores twice: the workers can see those
-/// squares from more sides, and one more stone beside them does not kill them.
-fn window_score(position: &Fabrik, player: Player, fillable: Bb, roomy: Bb) -> i32 {
+/// The windows of `player`, scored by how many stones they hold, once for each of the
+/// `tiers` ([`open_tiers`]) that holds all their other squares: a window through a
+/// square that can never be filled scores nothing, one whose squares all have room
+/// scores up to three times.
+fn window_score(position: &Fabrik, player: Player, tiers: &[Bb; 3]) -> i32 {
     let length = position.line_length() as usize;
     let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
     let own = position.stones(player);
     let theirs = position.stones(player.other());
     let open = position.board() & !(own | theirs);
-    let live = window_counts(own, theirs | (open & !fillable), position.board(), length);
-    let wide = window_counts(own, theirs | (open & !roomy), position.board(), length);
-    (1..table.len())
-        .map(|k| table[k] * (live[k] + wide[k]) as i32)
-        .sum()
+    let mut score = 0;
+    for tier in tiers {
+        let counts = window_counts(own, theirs | (open & !tier), position.board(), length);
+        score += (1..table.len())
+            .map(|k| table[k] * counts[k] as i32)
+            .sum::<i32>();
+    }
+    score
 }
 
 /// The terms of the evaluation that depend on the stones alone, not on the workers nor
@@ -890,15 +905,15 @@ impl StoneTerms {
         {
             let length = position.line_length() as usize;
             let board = position.board();
-            let open = fillable(position);
-            let roomy = roomy_squares(position, open);
+            let tiers = open_tiers(position);
+            let open = tiers[0];
             *self = StoneTerms {
                 stones: position.stones,
                 board,
                 line_length: position.line_length(),
                 windows: [
-                    window_score(position, Player::P1, open, roomy),
-                    window_score(position, Player::P2, open, roomy),
+                    window_score(position, Player::P1, &tiers),
+                    window_score(position, Player::P2, &tiers),
                 ],
                 completions: [
                     completions(position.stones[0], open, board, length),
@@ -1415,7 +1430,7 @@ mod tests {
     }
 
     /// The squares that are not stones with `min` or more neighbours that are not
-    /// stones, counted one by one: [`fillable`] with 2, [`roomy_squares`] with 3.
+    /// stones, counted one by one: [`open_tiers`] with 2, 3 and 4.
     fn open_naive(p: &Fabrik, min: usize) -> Bb {
         let size = p.size() as i32;
         let stones = p.stones(Player::P1) | p.stones(Player::P2);
@@ -1438,8 +1453,49 @@ mod tests {
         set
     }
 
+    /// [`window_score`] window by window: each window free of the other colour scores
+    /// its ladder value once for each of 2, 3 and 4 that all its squares without a stone
+    /// reach in neighbours that are not stones.
+    fn window_score_naive(p: &Fabrik, player: Player) -> i32 {
+        let size = p.size() as i32;
+        let length = p.line_length() as i32;
+        let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
+        let tiers = [open_naive(p, 2), open_naive(p, 3), open_naive(p, 4)];
+        let mut score = 0;
+        for square in 0..SQUARES {
+            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
+            for &(df, dr) in &DIRECTIONS[..4] {
+                let cells: Vec<(i32, i32)> =
+                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
+                if cells
+                    .iter()
+                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                {
+                    continue;
+                }
+                let bits: Vec<Bb> = cells
+                    .iter()
+                    .map(|&(x, y)| bit((y * STRIDE as i32 + x) as usize))
+                    .collect();
+                if bits.iter().any(|&b| b & p.stones(player.other()) != 0) {
+                    continue;
+                }
+                let k = bits.iter().filter(|&&b| b & p.stones(player) != 0).count();
+                for tier in tiers {
+                    if bits
+                        .iter()
+                        .all(|&b| b & p.stones(player) != 0 || b & tier != 0)
+                    {
+                        score += table[k];
+                    }
+                }
+            }
+        }
+        score
+    }
+
     #[test]
-    fn squares_not_fillable_are_never_filled() {
+    fn open_tiers_and_window_scores_match_a_count_and_dead_squares_stay_empty() {
         use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(21);
         let mut dead_seen = 0;
@@ -1453,10 +1509,19 @@ mod tests {
             // Every square found dead so far in this game.
             let mut dead: Bb = 0;
             while state.outcome().is_none() {
-                let open = fillable(&state);
-                assert_eq!(open, open_naive(&state, 2), "{}", state.fen());
-                let roomy = roomy_squares(&state, open);
-                assert_eq!(roomy, open_naive(&state, 3), "{}", state.fen());
+                let tiers = open_tiers(&state);
+                for (tier, min) in tiers.iter().zip(2..) {
+                    assert_eq!(*tier, open_naive(&state, min), "{} {min}", state.fen());
+                }
+                for player in [Player::P1, Player::P2] {
+                    assert_eq!(
+                        window_score(&state, player, &tiers),
+                        window_score_naive(&state, player),
+                        "{}",
+                        state.fen()
+                    );
+                }
+                let open = tiers[0];
                 dead |=
                     state.board() & !(state.stones(Player::P1) | state.stones(Player::P2)) & !open;
                 moves.clear();
@@ -1487,9 +1552,10 @@ mod tests {
         assert_eq!(terms.completions[Player::P1.index()], 0);
         // Of the windows through a1, only a1..e1 has no white stone: it holds four
         // black ones and is dead; the other windows score as before.
-        let (alive, roomy) = (fillable(&p), roomy_squares(&p, fillable(&p)));
+        let tiers = open_tiers(&p);
+        let a1_open = [open, tiers[1], tiers[2]];
         assert_eq!(
-            window_score(&p, Player::P1, open, roomy) - window_score(&p, Player::P1, alive, roomy),
+            window_score(&p, Player::P1, &a1_open) - window_score(&p, Player::P1, &tiers),
             WINDOW_5[4]
         );
         // With a2 and b2 empty, the same four stones are a threat white must face.
