@@ -16,9 +16,9 @@
 //! - *Dead squares and room*: a square with fewer than two neighbours that are not
 //!   stones can never take a stone ([`fillable`]). Windows through one score nothing,
 //!   and such a completion square is no threat: late in a game many lines are dead this
-//!   way. A window whose squares all have three, or four, such neighbours scores twice,
-//!   or three times ([`open_tiers`]): the workers can reach its squares from more sides,
-//!   and a stone beside them does not kill them.
+//!   way. A window whose squares all have three, four, or five such neighbours scores
+//!   two, three or four times ([`open_tiers`]): the workers can reach its squares from
+//!   more sides, and a stone beside them does not kill them.
 
 use super::forcing::Forcing;
 use super::geometry::{
@@ -824,24 +824,31 @@ fn strong_axis<const D: usize, const E: usize>(
 }
 
 /// The squares that are not stones, by how many of their neighbours are not stones
-/// either: two or more, three or more, four or more (each set inside the one before).
+/// either: two or more, three or more, four or more, five or more (each set inside the
+/// one before).
 ///
 /// The first set is the squares that may still take a stone ([`fillable`]). Both workers
 /// must see a square to place on it, so from two different sides, and stones never
 /// leave: a square with fewer such neighbours stays empty (or under a worker) for the
 /// rest of the game. The others are squares with room: the workers can see them from
 /// more sides, and a stone or two beside them do not kill them.
-pub fn open_tiers(position: &Fabrik) -> [Bb; 3] {
+pub fn open_tiers(position: &Fabrik) -> [Bb; 4] {
     let board = position.board();
     let open = board & !(position.stones[0] | position.stones[1]);
-    let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
+    // at_least[i]: squares with i + 1 or more neighbours in `open`.
+    let mut at_least = [0; 5];
     for near in neighbour_planes(open, board) {
-        four |= three & near;
-        three |= two & near;
-        two |= one & near;
-        one |= near;
+        for i in (1..5).rev() {
+            at_least[i] |= at_least[i - 1] & near;
+        }
+        at_least[0] |= near;
     }
-    [open & two, open & three, open & four]
+    [
+        open & at_least[1],
+        open & at_least[2],
+        open & at_least[3],
+        open & at_least[4],
+    ]
 }
 
 /// The squares that may still take a stone ([`open_tiers`]).
@@ -852,8 +859,8 @@ pub fn fillable(position: &Fabrik) -> Bb {
 /// The windows of `player`, scored by how many stones they hold, once for each of the
 /// `tiers` ([`open_tiers`]) that holds all their other squares: a window through a
 /// square that can never be filled scores nothing, one whose squares all have room
-/// scores up to three times.
-fn window_score(position: &Fabrik, player: Player, tiers: &[Bb; 3]) -> i32 {
+/// scores up to four times.
+fn window_score(position: &Fabrik, player: Player, tiers: &[Bb; 4]) -> i32 {
     let length = position.line_length() as usize;
     let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
     let own = position.stones(player);
@@ -1430,7 +1437,7 @@ mod tests {
     }
 
     /// The squares that are not stones with `min` or more neighbours that are not
-    /// stones, counted one by one: [`open_tiers`] with 2, 3 and 4.
+    /// stones, counted one by one: [`open_tiers`] with 2, 3, 4 and 5.
     fn open_naive(p: &Fabrik, min: usize) -> Bb {
         let size = p.size() as i32;
         let stones = p.stones(Player::P1) | p.stones(Player::P2);
@@ -1454,13 +1461,13 @@ mod tests {
     }
 
     /// [`window_score`] window by window: each window free of the other colour scores
-    /// its ladder value once for each of 2, 3 and 4 that all its squares without a stone
-    /// reach in neighbours that are not stones.
+    /// its ladder value once for each of 2, 3, 4 and 5 that all its squares without a
+    /// stone reach in neighbours that are not stones.
     fn window_score_naive(p: &Fabrik, player: Player) -> i32 {
         let size = p.size() as i32;
         let length = p.line_length() as i32;
         let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
-        let tiers = [open_naive(p, 2), open_naive(p, 3), open_naive(p, 4)];
+        let tiers = [2, 3, 4, 5].map(|min| open_naive(p, min));
         let mut score = 0;
         for square in 0..SQUARES {
             let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
@@ -1553,7 +1560,7 @@ mod tests {
         // Of the windows through a1, only a1..e1 has no white stone: it holds four
         // black ones and is dead; the other windows score as before.
         let tiers = open_tiers(&p);
-        let a1_open = [open, tiers[1], tiers[2]];
+        let a1_open = [open, tiers[1], tiers[2], tiers[3]];
         assert_eq!(
             window_score(&p, Player::P1, &a1_open) - window_score(&p, Player::P1, &tiers),
             WINDOW_5[4]
