@@ -1323,11 +1323,12 @@ mod tests {
         assert_eq!(done, 0);
     }
 
-    /// Squares of windows with at least `min` own stones, window by window.
-    fn strong_naive(p: &Fabrik, player: Player, min: usize) -> Bb {
+    /// Every window of the board (`LineLength` squares in a row along one of the 4 line
+    /// directions, inside the board), as its squares, walked coordinate by coordinate.
+    fn windows_naive(p: &Fabrik) -> Vec<Vec<Bb>> {
         let size = p.size() as i32;
         let length = p.line_length() as i32;
-        let mut cover = 0;
+        let mut windows = Vec::new();
         for square in 0..SQUARES {
             let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
             for &(df, dr) in &DIRECTIONS[..4] {
@@ -1335,52 +1336,46 @@ mod tests {
                     (0..length).map(|k| (f + k * df, r + k * dr)).collect();
                 if cells
                     .iter()
-                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                    .all(|&(x, y)| x >= 0 && y >= 0 && x < size && y < size)
                 {
-                    continue;
-                }
-                let mask = cells
-                    .iter()
-                    .fold(0, |m, &(x, y)| m | bit((y * STRIDE as i32 + x) as usize));
-                if mask & p.stones(player.other()) == 0
-                    && (mask & p.stones(player)).count_ones() as usize >= min
-                {
-                    cover |= mask;
+                    windows.push(
+                        cells
+                            .iter()
+                            .map(|&(x, y)| bit((y * STRIDE as i32 + x) as usize))
+                            .collect(),
+                    );
                 }
             }
         }
-        cover
+        windows
+    }
+
+    /// The windows of `player`'s colour only (no stone of the other), with their count
+    /// of its stones.
+    fn own_windows_naive(p: &Fabrik, player: Player) -> Vec<(Vec<Bb>, usize)> {
+        windows_naive(p)
+            .into_iter()
+            .filter(|w| w.iter().all(|&b| b & p.stones(player.other()) == 0))
+            .map(|w| {
+                let k = w.iter().filter(|&&b| b & p.stones(player) != 0).count();
+                (w, k)
+            })
+            .collect()
+    }
+
+    /// Squares of windows with at least `min` own stones, window by window.
+    fn strong_naive(p: &Fabrik, player: Player, min: usize) -> Bb {
+        own_windows_naive(p, player)
+            .into_iter()
+            .filter(|&(_, k)| k >= min)
+            .fold(0, |cover, (w, _)| cover | w.iter().fold(0, |m, &b| m | b))
     }
 
     /// Window counts by walking every window square by square.
     fn window_counts_naive(p: &Fabrik, player: Player) -> [u32; 6] {
-        let size = p.size() as i32;
-        let length = p.line_length() as i32;
         let mut counts = [0; 6];
-        for square in 0..SQUARES {
-            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
-            for &(df, dr) in &DIRECTIONS[..4] {
-                let cells: Vec<(i32, i32)> =
-                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
-                if cells
-                    .iter()
-                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
-                {
-                    continue;
-                }
-                let at = |x: i32, y: i32, set: Bb| set & bit((y * STRIDE as i32 + x) as usize) != 0;
-                if cells
-                    .iter()
-                    .any(|&(x, y)| at(x, y, p.stones(player.other())))
-                {
-                    continue;
-                }
-                let k = cells
-                    .iter()
-                    .filter(|&&(x, y)| at(x, y, p.stones(player)))
-                    .count();
-                counts[k] += 1;
-            }
+        for (_, k) in own_windows_naive(p, player) {
+            counts[k] += 1;
         }
         counts[0] = 0;
         counts
@@ -1464,37 +1459,20 @@ mod tests {
     /// its ladder value once for each of 2, 3, 4 and 5 that all its squares without a
     /// stone reach in neighbours that are not stones.
     fn window_score_naive(p: &Fabrik, player: Player) -> i32 {
-        let size = p.size() as i32;
-        let length = p.line_length() as i32;
-        let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
+        let table: &[i32] = if p.line_length() == 4 {
+            &WINDOW_4
+        } else {
+            &WINDOW_5
+        };
         let tiers = [2, 3, 4, 5].map(|min| open_naive(p, min));
         let mut score = 0;
-        for square in 0..SQUARES {
-            let (f, r) = ((square % STRIDE) as i32, (square / STRIDE) as i32);
-            for &(df, dr) in &DIRECTIONS[..4] {
-                let cells: Vec<(i32, i32)> =
-                    (0..length).map(|k| (f + k * df, r + k * dr)).collect();
-                if cells
+        for (window, k) in own_windows_naive(p, player) {
+            for tier in tiers {
+                if window
                     .iter()
-                    .any(|&(x, y)| x < 0 || y < 0 || x >= size || y >= size)
+                    .all(|&b| b & p.stones(player) != 0 || b & tier != 0)
                 {
-                    continue;
-                }
-                let bits: Vec<Bb> = cells
-                    .iter()
-                    .map(|&(x, y)| bit((y * STRIDE as i32 + x) as usize))
-                    .collect();
-                if bits.iter().any(|&b| b & p.stones(player.other()) != 0) {
-                    continue;
-                }
-                let k = bits.iter().filter(|&&b| b & p.stones(player) != 0).count();
-                for tier in tiers {
-                    if bits
-                        .iter()
-                        .all(|&b| b & p.stones(player) != 0 || b & tier != 0)
-                    {
-                        score += table[k];
-                    }
+                    score += table[k];
                 }
             }
         }
