@@ -515,26 +515,30 @@ pub fn wall_in_move_by_generation(position: &Fabrik) -> Option<Move> {
     found
 }
 
+/// The squares of the board with at least 1, 2, …, `N` neighbours in `set`
+/// (`[i]`: at least `i + 1`).
+#[inline(always)]
+fn at_least<const N: usize>(set: Bb, board: Bb) -> [Bb; N] {
+    let mut counts = [0; N];
+    for near in neighbour_planes(set, board) {
+        for i in (1..N).rev() {
+            counts[i] |= counts[i - 1] & near;
+        }
+        counts[0] |= near;
+    }
+    counts
+}
+
 /// The squares of the board with three or more neighbours in `set`.
 #[inline(always)]
 fn at_least_three(set: Bb, board: Bb) -> Bb {
-    let (mut one, mut two, mut three) = (0, 0, 0);
-    for near in neighbour_planes(set, board) {
-        three |= two & near;
-        two |= one & near;
-        one |= near;
-    }
-    three
+    at_least::<3>(set, board)[2]
 }
 
 /// The squares of the board with at least one, and at least two, neighbours in `set`.
 #[inline(always)]
 fn at_least_one_two(set: Bb, board: Bb) -> (Bb, Bb) {
-    let (mut one, mut two) = (0, 0);
-    for near in neighbour_planes(set, board) {
-        two |= one & near;
-        one |= near;
-    }
+    let [one, two] = at_least::<2>(set, board);
     (one, two)
 }
 
@@ -835,20 +839,8 @@ fn strong_axis<const D: usize, const E: usize>(
 pub fn open_tiers(position: &Fabrik) -> [Bb; 4] {
     let board = position.board();
     let open = board & !(position.stones[0] | position.stones[1]);
-    // at_least[i]: squares with i + 1 or more neighbours in `open`.
-    let mut at_least = [0; 5];
-    for near in neighbour_planes(open, board) {
-        for i in (1..5).rev() {
-            at_least[i] |= at_least[i - 1] & near;
-        }
-        at_least[0] |= near;
-    }
-    [
-        open & at_least[1],
-        open & at_least[2],
-        open & at_least[3],
-        open & at_least[4],
-    ]
+    let [_, two, three, four, five] = at_least::<5>(open, board);
+    [open & two, open & three, open & four, open & five]
 }
 
 /// The squares that may still take a stone ([`open_tiers`]).
