@@ -5,8 +5,9 @@ collect FILE NAME BIN T: for each game of the match record FILE (`tabuleiro matc
 that NAME lost, walk back from the end over the positions after NAME's moves, each
 `go solve`d for T seconds by BIN from a fresh process, while the opponent is proven to
 win. The earliest such move is the fatal move found; the position before it is
-solved too. Prints one tab-separated line per loss: game, ply, NAME's clock and the
-opponent's (ms, as in the game), the moves before the fatal move, the fatal move, the
+solved too. Prints one tab-separated line per loss: game, ply, the clocks of p1 (black)
+and p2 (white) before the fatal move (ms, as in the game; NAME's is the first only when
+NAME played black), the moves before the fatal move, the fatal move, the
 opponent's proven win after it (plies), and what the position before was (`win N`,
 `loss N`, or `open` when not proven in T s). The set of positions: those whose position
 before is not proven lost (another move is not proven lost).
