@@ -856,14 +856,48 @@ fn window_score(position: &Fabrik, player: Player, tiers: &[Bb; 4]) -> i32 {
     let length = position.line_length() as usize;
     let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
     let own = position.stones(player);
-    let theirs = position.stones(player.other());
-    let open = position.board() & !(own | theirs);
+    let board = position.board();
+    tier_axis::<0>(own, tiers, board, length, table)
+        + tier_axis::<1>(own, tiers, board, length, table)
+        + tier_axis::<2>(own, tiers, board, length, table)
+        + tier_axis::<3>(own, tiers, board, length, table)
+}
+
+/// [`window_score`] along direction `D`: the count planes of `own` stones are added up
+/// once for all tiers; a window scores in a tier when all its squares are own stones or
+/// in that tier (which also keeps out the other colour's stones and the board's edge).
+#[inline(always)]
+fn tier_axis<const D: usize>(
+    own: Bb,
+    tiers: &[Bb; 4],
+    board: Bb,
+    length: usize,
+    table: &[i32],
+) -> i32 {
+    let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
+    let mut stones = own;
+    let mut free = tiers.map(|tier| own | tier);
+    let mut clear = free;
+    for i in 0..length {
+        let carry0 = c0 & stones;
+        c0 ^= stones;
+        let carry1 = c1 & carry0;
+        c1 ^= carry0;
+        c2 |= carry1;
+        if i + 1 < length {
+            stones = step::<D>(stones, board);
+            for (free, clear) in free.iter_mut().zip(clear.iter_mut()) {
+                *free = step::<D>(*free, board);
+                *clear &= *free;
+            }
+        }
+    }
     let mut score = 0;
-    for tier in tiers {
-        let counts = window_counts(own, theirs | (open & !tier), position.board(), length);
-        score += (1..table.len())
-            .map(|k| table[k] * counts[k] as i32)
-            .sum::<i32>();
+    for (k, &value) in table.iter().enumerate().skip(1) {
+        let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
+        let windows = plane(c0, 0) & plane(c1, 1) & plane(c2, 2);
+        let count: u32 = clear.iter().map(|&c| (c & windows).count_ones()).sum();
+        score += value * count as i32;
     }
     score
 }
