@@ -763,6 +763,17 @@ pub fn window_counts(own: Bb, theirs: Bb, board: Bb, length: usize) -> [u32; 6] 
     counts
 }
 
+/// Adds the bit plane `plane` (one bit per window) to the counters `c` (bit planes of a
+/// count up to 7, lowest first).
+#[inline(always)]
+fn add_plane([c0, c1, c2]: [&mut Bb; 3], plane: Bb) {
+    let carry0 = *c0 & plane;
+    *c0 ^= plane;
+    let carry1 = *c1 & carry0;
+    *c1 ^= carry0;
+    *c2 |= carry1;
+}
+
 /// For the windows starting on each square and running in direction `D`: whether the
 /// window is inside the board and free of `theirs`, and its count of `own` stones as
 /// three bit planes.
@@ -779,11 +790,7 @@ fn window_planes<const D: usize>(
     let mut free = board & !theirs;
     for i in 0..length {
         // Add the plane "square i of the window is own" to the counters.
-        let carry0 = c0 & stones;
-        c0 ^= stones;
-        let carry1 = c1 & carry0;
-        c1 ^= carry0;
-        c2 |= carry1;
+        add_plane([&mut c0, &mut c1, &mut c2], stones);
         clear &= free;
         if i + 1 < length {
             stones = step::<D>(stones, board);
@@ -879,11 +886,7 @@ fn tier_axis<const D: usize>(
     let mut free = tiers.map(|tier| own | tier);
     let mut clear = free;
     for i in 0..length {
-        let carry0 = c0 & stones;
-        c0 ^= stones;
-        let carry1 = c1 & carry0;
-        c1 ^= carry0;
-        c2 |= carry1;
+        add_plane([&mut c0, &mut c1, &mut c2], stones);
         if i + 1 < length {
             stones = step::<D>(stones, board);
             for (free, clear) in free.iter_mut().zip(clear.iter_mut()) {
