@@ -30,7 +30,9 @@
 //! must not within N − 1 after a holding move; after the others it shows how many of the
 //! losing moves a root pass would spot). `--lines`: line fours only (no walling-in
 //! threats); `--by-playing`: walling-in threats found by playing every move (the
-//! oracle, slower; same proofs); `--wins`: the win records only.
+//! oracle, slower; same proofs); `--wins`: the win records only; `--no-table`: the
+//! search without its table of proofs and failures (each record starts with an empty
+//! table).
 //!
 //! The prover is plain alpha-beta over `generate_moves`/`play`/`outcome` with exact
 //! win/loss values (Fabrik has no draws): "the side to move wins within n plies" is true
@@ -766,13 +768,22 @@ fn forcing(args: &[String]) -> Result<(), String> {
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
     let suite = read_suite(&text)?;
     // `--lines`: line fours only, as the first forcing search; `--wins`: the win
-    // records only (the defences replay every legal move).
-    let mut search = if args.iter().any(|a| a == "--lines") {
-        Forcing::lines_only()
-    } else if args.iter().any(|a| a == "--by-playing") {
-        Forcing::new().playing_every_move()
-    } else {
-        Forcing::new()
+    // records only (the defences replay every legal move); `--no-table`: every node
+    // searched. A record starts with an empty table (its positions do not help the next).
+    let no_table = args.iter().any(|a| a == "--no-table");
+    let make = || {
+        let search = if args.iter().any(|a| a == "--lines") {
+            Forcing::lines_only()
+        } else if args.iter().any(|a| a == "--by-playing") {
+            Forcing::new().playing_every_move()
+        } else {
+            Forcing::new()
+        };
+        if no_table {
+            search.without_table()
+        } else {
+            search
+        }
     };
     if args.iter().any(|a| a == "--generators") {
         return generators(&suite);
@@ -790,6 +801,7 @@ fn forcing(args: &[String]) -> Result<(), String> {
         };
         let pos = Fabrik::from_fen(&config, &entry.fen).map_err(|e| e.to_string())?;
         let in_moves = |mv: Move| entry.moves.iter().any(|m| *m == pos.format_move(mv));
+        let mut search = make();
         if entry.kind == "win" {
             wins += 1;
             let clock = Instant::now();

@@ -321,6 +321,64 @@ fn forcing_proofs_agree_with_full_width_search() {
     );
 }
 
+/// The forcing search's table only saves nodes: on every `win` record it finds what the
+/// search without the table finds, with the same first move, in no more nodes, and
+/// more where the budget cuts the other short. A table kept over many records, or
+/// after a search cut short by its budget, answers the same.
+#[test]
+fn the_forcing_table_finds_what_the_full_search_finds_in_fewer_nodes() {
+    use tabuleiro::games::fabrik::forcing::Forcing;
+    let records = records(DATA);
+    let mut kept = Forcing::new();
+    let (mut proofs, mut saved, mut more) = (0, 0u64, 0);
+    for record in records.iter().filter(|r| r.kind == "win") {
+        let pos = position(record);
+        let mut plain = Forcing::new().without_table();
+        let mut fresh = Forcing::new();
+        let without = plain.win(&pos, 15, 5_000);
+        let with = fresh.win(&pos, 15, 5_000);
+        // (Both stop at about the budget, a node or two apart.)
+        assert!(
+            fresh.nodes() <= plain.nodes() || plain.nodes() >= 5_000,
+            "line {}: {} nodes with the table, {} without",
+            record.line,
+            fresh.nodes(),
+            plain.nodes()
+        );
+        saved += plain.nodes().saturating_sub(fresh.nodes());
+        match (without, with) {
+            (Some((_, a)), Some((_, b))) => {
+                assert_eq!(a, b, "line {}", record.line);
+                proofs += 1;
+            }
+            (Some(_), None) => panic!("line {}: the table lost a proof", record.line),
+            (None, Some(_)) => more += 1,
+            (None, None) => {}
+        }
+        // A search cut short leaves nothing false behind: the full one after it
+        // proves the same.
+        let mut cut = Forcing::new();
+        cut.win(&pos, 15, 40);
+        assert_eq!(
+            cut.win(&pos, 15, 5_000).map(|(_, mv)| mv),
+            with.map(|(_, mv)| mv),
+            "line {}: after a search cut short",
+            record.line
+        );
+        let again = kept.win(&pos, 15, 5_000);
+        assert_eq!(
+            again.map(|(_, mv)| mv),
+            with.map(|(_, mv)| mv),
+            "line {}: a kept table answers otherwise",
+            record.line
+        );
+    }
+    assert!(
+        proofs > 200 && saved > 0,
+        "{proofs} proofs, {saved} nodes saved, {more} more"
+    );
+}
+
 /// The forcing search gives up when its caller's clock says so, with no proof.
 #[test]
 fn forcing_search_reads_the_clock() {

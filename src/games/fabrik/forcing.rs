@@ -11,6 +11,14 @@
 //! (a `stop` test read every [`CLOCK_INTERVAL`] nodes, so that a search under a clock
 //! answers in time); defender nodes with too many answers (a worker moved out of sight
 //! has dozens of destinations) are given up.
+//!
+//! A table keeps what each node found, by position and role: a proof (within so many
+//! plies, and the attacker's move) or that none exists within so many plies. Threats
+//! played in another order reach the same positions, and most nodes of a search are
+//! such transpositions, so the table answers them. What a node finds depends only on
+//! the position and the plies left (the caps included), and more plies never find
+//! less, so an entry answers any later call with a number of plies it covers; a node
+//! cut short by the budget or the clock stores nothing. The table outlives a call.
 
 use super::eval::strong_squares;
 use super::geometry::{bit, geometry};
@@ -27,6 +35,32 @@ const MAX_ANSWERS: usize = 24;
 const MAX_FOURS: usize = 24;
 /// How often (in nodes) the caller's `stop` test is read.
 const CLOCK_INTERVAL: u64 = 64;
+/// Entries of the table (a power of two): 1 MiB.
+const TABLE_ENTRIES: usize = 1 << 16;
+/// Told into a defender node's key: the same position may be an attacker's node in a
+/// call for one side and a defender's in a call for the other.
+const DEFENDER_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// What the search found at one node ([`Forcing`]'s table).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    /// The attacker wins within this many plies (0: no proof known).
+    won: u8,
+    /// No proof within this many plies (0: nothing known).
+    failed: u8,
+    /// The attacker's first move of the proof (attacker nodes).
+    mv: Move,
+}
+
+impl Entry {
+    const EMPTY: Entry = Entry {
+        key: 0,
+        won: 0,
+        failed: 0,
+        mv: Move::PASS,
+    };
+}
 
 /// The forcing searcher: its node count and per-ply buffers.
 #[derive(Clone, Debug, Default)]
@@ -43,6 +77,10 @@ pub struct Forcing {
     walls: bool,
     /// Whether they are found by playing every move (the slow oracle, to compare).
     walls_by_playing: bool,
+    /// What earlier nodes found (empty until the first search, and when off).
+    table: Vec<Entry>,
+    /// Whether the table is used ([`Forcing::without_table`] turns it off, to compare).
+    no_table: bool,
 }
 
 impl Forcing {
@@ -64,6 +102,15 @@ impl Forcing {
     pub fn playing_every_move(self) -> Self {
         Forcing {
             walls_by_playing: true,
+            ..self
+        }
+    }
+
+    /// The same search without its table (every node searched), to compare.
+    pub fn without_table(self) -> Self {
+        Forcing {
+            no_table: true,
+            table: Vec::new(),
             ..self
         }
     }
@@ -123,12 +170,35 @@ impl Forcing {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<(u32, Move)> {
         self.nodes += 1;
+        let key = self.key(position, 0);
+        if let Some(entry) = self.probe(key) {
+            if entry.won != 0 && u32::from(entry.won) <= left {
+                return Some((u32::from(entry.won), entry.mv));
+            }
+            if u32::from(entry.failed) >= left {
+                return None;
+            }
+        }
         if let Some(mv) = win_now(position) {
+            self.store(key, Some((1, mv)), left);
             return Some((1, mv));
         }
         if left < 3 || self.out_of_time(stop) {
             return None;
         }
+        let found = self.attack_threats(position, left, ply, stop);
+        self.store(key, found, left);
+        found
+    }
+
+    /// [`Forcing::attack`] past its table and its win now: the threats, one by one.
+    fn attack_threats(
+        &mut self,
+        position: &Fabrik,
+        left: u32,
+        ply: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(u32, Move)> {
         self.attacks += 1;
         while self.fours.len() <= ply {
             self.fours.push(Vec::new());
@@ -178,7 +248,18 @@ impl Forcing {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<u32> {
         self.nodes += 1;
+        let key = self.key(position, DEFENDER_KEY);
+        if let Some(entry) = self.probe(key) {
+            if entry.won != 0 && u32::from(entry.won) <= left {
+                return Some(u32::from(entry.won));
+            }
+            if u32::from(entry.failed) >= left {
+                return None;
+            }
+        }
         if position.winner.is_some() || win_now(position).is_some() {
+            // No proof at any depth: the defender wins first.
+            self.store(key, None, u32::from(u8::MAX));
             return None;
         }
         while self.buffers.len() <= ply {
@@ -212,7 +293,51 @@ impl Forcing {
         // Cut short by the budget or the clock, a node returns no proof (never a
         // false one): a proof found before is still one.
         self.buffers[ply] = moves;
+        self.store(key, result.map(|plies| (plies, Move::PASS)), left);
         result
+    }
+
+    /// The table key of `position` in a role (`0` attacker, [`DEFENDER_KEY`]
+    /// defender): the Zobrist hash, with the board's size and line length told in (a
+    /// searcher may be asked about several boards).
+    fn key(&self, position: &Fabrik, role: u64) -> u64 {
+        let board = (u64::from(position.size) << 8 | u64::from(position.line_length))
+            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        position.hash ^ role ^ board
+    }
+
+    /// The entry of `key`, if the table holds it.
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let entry = *self.table.get(key as usize & (TABLE_ENTRIES - 1))?;
+        (entry.key == key).then_some(entry)
+    }
+
+    /// Records what the node of `key` found with `left` plies: a proof (`found`), or
+    /// none, which is kept only when the node was not cut short.
+    fn store(&mut self, key: u64, found: Option<(u32, Move)>, left: u32) {
+        if self.no_table || (found.is_none() && self.stopped) {
+            return;
+        }
+        if self.table.is_empty() {
+            self.table = vec![Entry::EMPTY; TABLE_ENTRIES];
+        }
+        let slot = &mut self.table[key as usize & (TABLE_ENTRIES - 1)];
+        if slot.key != key {
+            *slot = Entry {
+                key,
+                ..Entry::EMPTY
+            };
+        }
+        match found {
+            Some((plies, mv)) => {
+                let plies = plies.min(u32::from(u8::MAX)) as u8;
+                if slot.won == 0 || plies < slot.won {
+                    slot.won = plies;
+                    slot.mv = mv;
+                }
+            }
+            None => slot.failed = slot.failed.max(left.min(u32::from(u8::MAX)) as u8),
+        }
     }
 
     /// Whether the budget is spent or the caller's clock says stop (read every
