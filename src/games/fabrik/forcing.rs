@@ -186,19 +186,6 @@ impl Forcing {
         if left < 3 || self.out_of_time(stop) {
             return None;
         }
-        let found = self.attack_threats(position, left, ply, stop);
-        self.store(key, found, left);
-        found
-    }
-
-    /// [`Forcing::attack`] past its table and its win now: the threats, one by one.
-    fn attack_threats(
-        &mut self,
-        position: &Fabrik,
-        left: u32,
-        ply: usize,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Option<(u32, Move)> {
         self.attacks += 1;
         while self.fours.len() <= ply {
             self.fours.push(Vec::new());
@@ -235,6 +222,7 @@ impl Forcing {
             }
         }
         self.fours[ply] = fours;
+        self.store(key, found, left);
         found
     }
 
