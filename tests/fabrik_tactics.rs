@@ -355,20 +355,24 @@ fn the_forcing_table_finds_what_the_full_search_finds_in_fewer_nodes() {
             (None, Some(_)) => more += 1,
             (None, None) => {}
         }
-        // A search cut short leaves nothing false behind: the full one after it
-        // proves the same.
+        // A table that holds more answers the same: the same proof's first move, and
+        // no proof where the fresh search finished without one (where the budget
+        // stopped it, a fuller table may find one).
+        let finished = fresh.nodes() < 5_000;
+        let agrees = |other: Option<(u32, Move)>| match with {
+            Some((_, mv)) => other.map(|(_, m)| m) == Some(mv),
+            None => other.is_none() || !finished,
+        };
+        // A search cut short leaves nothing false behind.
         let mut cut = Forcing::new();
         cut.win(&pos, 15, 40);
-        assert_eq!(
-            cut.win(&pos, 15, 5_000).map(|(_, mv)| mv),
-            with.map(|(_, mv)| mv),
+        assert!(
+            agrees(cut.win(&pos, 15, 5_000)),
             "line {}: after a search cut short",
             record.line
         );
-        let again = kept.win(&pos, 15, 5_000);
-        assert_eq!(
-            again.map(|(_, mv)| mv),
-            with.map(|(_, mv)| mv),
+        assert!(
+            agrees(kept.win(&pos, 15, 5_000)),
             "line {}: a kept table answers otherwise",
             record.line
         );
