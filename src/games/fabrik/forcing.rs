@@ -170,14 +170,9 @@ impl Forcing {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<(u32, Move)> {
         self.nodes += 1;
-        let key = self.key(position, 0);
-        if let Some(entry) = self.probe(key) {
-            if entry.won != 0 && u32::from(entry.won) <= left {
-                return Some((u32::from(entry.won), entry.mv));
-            }
-            if u32::from(entry.failed) >= left {
-                return None;
-            }
+        let key = table_key(position, 0);
+        if let Some(known) = self.known(key, left) {
+            return known;
         }
         if let Some(mv) = win_now(position) {
             self.store(key, Some((1, mv)), left);
@@ -236,14 +231,9 @@ impl Forcing {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<u32> {
         self.nodes += 1;
-        let key = self.key(position, DEFENDER_KEY);
-        if let Some(entry) = self.probe(key) {
-            if entry.won != 0 && u32::from(entry.won) <= left {
-                return Some(u32::from(entry.won));
-            }
-            if u32::from(entry.failed) >= left {
-                return None;
-            }
+        let key = table_key(position, DEFENDER_KEY);
+        if let Some(known) = self.known(key, left) {
+            return known.map(|(plies, _)| plies);
         }
         if position.winner.is_some() || win_now(position).is_some() {
             // No proof at any depth: the defender wins first.
@@ -285,19 +275,19 @@ impl Forcing {
         result
     }
 
-    /// The table key of `position` in a role (`0` attacker, [`DEFENDER_KEY`]
-    /// defender): the Zobrist hash, with the board's size and line length told in (a
-    /// searcher may be asked about several boards).
-    fn key(&self, position: &Fabrik, role: u64) -> u64 {
-        let board = (u64::from(position.size) << 8 | u64::from(position.line_length))
-            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        position.hash ^ role ^ board
-    }
-
-    /// The entry of `key`, if the table holds it.
-    fn probe(&self, key: u64) -> Option<Entry> {
+    /// What the table knows of the node of `key` searched with `left` plies: its
+    /// answer (a proof within `left`, or none) when an entry covers it.
+    fn known(&self, key: u64, left: u32) -> Option<Option<(u32, Move)>> {
         let entry = *self.table.get(key as usize & (TABLE_ENTRIES - 1))?;
-        (entry.key == key).then_some(entry)
+        if entry.key != key {
+            None
+        } else if entry.won != 0 && u32::from(entry.won) <= left {
+            Some(Some((u32::from(entry.won), entry.mv)))
+        } else if u32::from(entry.failed) >= left {
+            Some(None)
+        } else {
+            None
+        }
     }
 
     /// Records what the node of `key` found with `left` plies: a proof (`found`), or
@@ -338,6 +328,15 @@ impl Forcing {
         }
         self.stopped
     }
+}
+
+/// The table key of `position` in a role (`0` attacker, [`DEFENDER_KEY`] defender): the
+/// Zobrist hash, with the board's size and line length told in (a searcher may be asked
+/// about several boards).
+fn table_key(position: &Fabrik, role: u64) -> u64 {
+    let board = (u64::from(position.size) << 8 | u64::from(position.line_length))
+        .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    position.hash ^ role ^ board
 }
 
 /// The fours of the side to move (moves after which it threatens a line), keyed by how
