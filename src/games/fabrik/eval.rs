@@ -28,9 +28,12 @@ use super::{Fabrik, KIND_SHIFT, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use crate::search::Evaluator;
 
-/// Score of a window holding `k` stones of one colour, by line length 4 and 5.
+/// Score of a window holding `k` stones of one colour, by line length 4 and 5. A window
+/// one stone short of a line of 5 is worth much more than the ladder below it: its
+/// completion square is a threat the opponent must keep answering (the value fitted to
+/// the share of safe playouts won, docs/experiments/fabrik.md, twenty-fifth pass).
 const WINDOW_4: [i32; 4] = [0, 2, 14, 60];
-const WINDOW_5: [i32; 5] = [0, 1, 6, 30, 90];
+const WINDOW_5: [i32; 5] = [0, 1, 6, 30, 200];
 /// The side to move has a completion square it can reach: it wins at once.
 pub const WIN_NOW: i32 = 10_000;
 /// The opponent has two or more completion squares, one has.
