@@ -17,8 +17,9 @@
 //!   stones can never take a stone ([`fillable`]). Windows through one score nothing,
 //!   and such a completion square is no threat: late in a game many lines are dead this
 //!   way. A window whose squares all have three, four, or five such neighbours scores
-//!   two, three or four times ([`open_tiers`]): the workers can reach its squares from
-//!   more sides, and a stone beside them does not kill them.
+//!   again for each of those tiers ([`open_tiers`]), with lines of 5 more for the
+//!   roomiest: the workers can reach its squares from more sides, and a stone beside
+//!   them does not kill them.
 
 use super::forcing::Forcing;
 use super::geometry::{
@@ -28,12 +29,23 @@ use super::{Fabrik, KIND_SHIFT, Move, MoveKind, Phase, two_squares};
 use crate::game::{Game, Player};
 use crate::search::Evaluator;
 
-/// Score of a window holding `k` stones of one colour, by line length 4 and 5. A window
-/// one stone short of a line of 5 is worth much more than the ladder below it: its
-/// completion square is a threat the opponent must keep answering (the value fitted to
-/// the share of safe playouts won, docs/experiments/fabrik.md, twenty-fifth pass).
-const WINDOW_4: [i32; 4] = [0, 2, 14, 60];
-const WINDOW_5: [i32; 5] = [0, 1, 6, 30, 200];
+/// Score of a window holding `k` stones of one colour, by line length 4 and 5, for
+/// each tier of [`open_tiers`] that holds all its squares without a stone (2, 3, 4 and
+/// 5 or more neighbours that are not stones): a window scores the sum over its tiers.
+/// A window one stone short of a line of 5 is worth much more than the ladder below
+/// it: its completion square is a threat the opponent must keep answering. Windows of
+/// 5 with room all round (the top two tiers) are worth more than the ladder's steps:
+/// the workers can bring them into reach from every side. Both fitted to the share of
+/// safe playouts won (docs/experiments/fabrik.md, twenty-fifth and twenty-sixth
+/// passes).
+const WINDOW_4: [[i32; 4]; 4] = [[0; 4], [2; 4], [14; 4], [60; 4]];
+const WINDOW_5: [[i32; 4]; 5] = [
+    [0; 4],
+    [1, 1, 3, 9],
+    [6, 6, 11, 14],
+    [30, 30, 45, 70],
+    [200; 4],
+];
 /// The side to move has a completion square it can reach: it wins at once.
 pub const WIN_NOW: i32 = 10_000;
 /// The opponent has two or more completion squares, one has.
@@ -858,13 +870,13 @@ pub fn fillable(position: &Fabrik) -> Bb {
     open_tiers(position)[0]
 }
 
-/// The windows of `player`, scored by how many stones they hold, once for each of the
-/// `tiers` ([`open_tiers`]) that holds all their other squares: a window through a
-/// square that can never be filled scores nothing, one whose squares all have room
-/// scores up to four times.
+/// The windows of `player`, scored by how many stones they hold, by each of the
+/// `tiers` ([`open_tiers`]) that holds all their other squares (`WINDOW_4`,
+/// `WINDOW_5`): a window through a square that can never be filled scores nothing, one
+/// whose squares all have room scores in all four tiers.
 fn window_score(position: &Fabrik, player: Player, tiers: &[Bb; 4]) -> i32 {
     let length = position.line_length() as usize;
-    let table: &[i32] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
+    let table: &[[i32; 4]] = if length == 4 { &WINDOW_4 } else { &WINDOW_5 };
     let own = position.stones(player);
     let board = position.board();
     tier_axis::<0>(own, tiers, board, length, table)
@@ -882,7 +894,7 @@ fn tier_axis<const D: usize>(
     tiers: &[Bb; 4],
     board: Bb,
     length: usize,
-    table: &[i32],
+    table: &[[i32; 4]],
 ) -> i32 {
     let (mut c0, mut c1, mut c2) = (0 as Bb, 0 as Bb, 0 as Bb);
     let mut stones = own;
@@ -899,11 +911,12 @@ fn tier_axis<const D: usize>(
         }
     }
     let mut score = 0;
-    for (k, &value) in table.iter().enumerate().skip(1) {
+    for (k, values) in table.iter().enumerate().skip(1) {
         let plane = |c: Bb, bit: usize| if k >> bit & 1 == 1 { c } else { !c };
         let windows = plane(c0, 0) & plane(c1, 1) & plane(c2, 2);
-        let count: u32 = clear.iter().map(|&c| (c & windows).count_ones()).sum();
-        score += value * count as i32;
+        for (&value, &clear) in values.iter().zip(&clear) {
+            score += value * (clear & windows).count_ones() as i32;
+        }
     }
     score
 }
@@ -1488,10 +1501,10 @@ mod tests {
     }
 
     /// [`window_score`] window by window: each window free of the other colour scores
-    /// its ladder value once for each of 2, 3, 4 and 5 that all its squares without a
-    /// stone reach in neighbours that are not stones.
+    /// its ladder value of each of 2, 3, 4 and 5 that all its squares without a stone
+    /// reach in neighbours that are not stones.
     fn window_score_naive(p: &Fabrik, player: Player) -> i32 {
-        let table: &[i32] = if p.line_length() == 4 {
+        let table: &[[i32; 4]] = if p.line_length() == 4 {
             &WINDOW_4
         } else {
             &WINDOW_5
@@ -1499,12 +1512,12 @@ mod tests {
         let tiers = [2, 3, 4, 5].map(|min| open_naive(p, min));
         let mut score = 0;
         for (window, k) in own_windows_naive(p, player) {
-            for tier in tiers {
+            for (t, tier) in tiers.into_iter().enumerate() {
                 if window
                     .iter()
                     .all(|&b| b & p.stones(player) != 0 || b & tier != 0)
                 {
-                    score += table[k];
+                    score += table[k][t];
                 }
             }
         }
@@ -1573,7 +1586,7 @@ mod tests {
         let a1_open = [open, tiers[1], tiers[2], tiers[3]];
         assert_eq!(
             window_score(&p, Player::P1, &a1_open) - window_score(&p, Player::P1, &tiers),
-            WINDOW_5[4]
+            WINDOW_5[4][0]
         );
         // With a2 and b2 empty, the same four stones are a threat white must face.
         let q = position("oo9/11/11/11/w10/10w/11/11/11/11/1xxxxo5 o 9");
