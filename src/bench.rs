@@ -1,7 +1,8 @@
 //! `bench`: a deterministic node count over fixed positions of every game.
 //!
-//! For each game: the start position and positions a fixed pseudo-random playout
-//! reaches, each searched from a cleared table to the game's `BENCH_DEPTH` (or the
+//! For each game: the start position, positions a fixed pseudo-random playout
+//! reaches, and the game's own middle games if it names some (`Strategy::BENCH_FENS`:
+//! a playout of a few plies never meets what decides some games), each searched from a cleared table to the game's `BENCH_DEPTH` (or the
 //! depth given). The total node count is the engine's signature: it changes only
 //! when search or move generation behaviour changes. Each search has an oracle of its
 //! own that is never prepared, so no table built in the background takes part: the signature must not depend on how far a build has got.
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, default_config};
+use crate::game::default_config;
 use crate::games::{self, GameVisitor};
 use crate::rng::Xorshift;
 use crate::search::{Policy, SearchLimits, Strategy};
@@ -61,7 +62,7 @@ impl std::fmt::Display for GamePart {
 }
 
 /// The bench positions of game `G`.
-pub fn positions<G: Game>() -> Vec<G> {
+pub fn positions<G: Strategy>() -> Vec<G> {
     let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
     let start = G::start(&default_config::<G>());
     let mut result = Vec::new();
@@ -81,6 +82,14 @@ pub fn positions<G: Game>() -> Vec<G> {
         }
         if state.outcome().is_none() {
             result.push(state.clone());
+        }
+    }
+    let config = default_config::<G>();
+    for fen in G::BENCH_FENS {
+        match G::from_fen(&config, fen) {
+            Ok(state) if state.outcome().is_none() => result.push(state),
+            // Pinned by the tests below; a bad one would change the signature too.
+            _ => log::error!("bench: {} position {fen:?} is not a game in play", G::NAME),
         }
     }
     result
@@ -156,4 +165,34 @@ pub fn run_until(
         total.elapsed += part.elapsed;
     }
     Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NamedPositions;
+
+    impl GameVisitor for NamedPositions {
+        type Output = ();
+        fn visit<G: Strategy>(self) {
+            let config = default_config::<G>();
+            for fen in G::BENCH_FENS {
+                let state = G::from_fen(&config, fen)
+                    .unwrap_or_else(|e| panic!("{}: {fen}: {e:?}", G::NAME));
+                assert!(state.outcome().is_none(), "{}: {fen} is over", G::NAME);
+                assert_eq!(&state.fen(), fen, "{}: the FEN is not canonical", G::NAME);
+            }
+            let playout = positions::<G>().len() - G::BENCH_FENS.len();
+            assert!(playout >= 1, "{}: no playout position", G::NAME);
+        }
+    }
+
+    /// Every game's named bench positions parse, are in play, and are searched.
+    #[test]
+    fn named_positions_are_games_in_play() {
+        for name in games::NAMES {
+            assert!(games::visit(name, NamedPositions).is_some(), "{name}");
+        }
+    }
 }

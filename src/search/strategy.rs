@@ -28,6 +28,11 @@ pub trait Strategy: Game {
     /// The search depth `bench` uses for this game's positions.
     const BENCH_DEPTH: u32 = 6;
 
+    /// Positions (FEN, default rules) that `bench` searches after those its playout
+    /// reaches: a game whose early positions never meet the terms that decide its middle
+    /// game names some here, so that a change to those terms changes the signature.
+    const BENCH_FENS: &'static [&'static str] = &[];
+
     /// How many more moves the side to move is assumed to play when the clock gives no
     /// `movestogo`: each move's soft budget is about the clock's share for one of them
     /// ([`super::time::budget_for`]). Shorter games spend more of the clock a move.

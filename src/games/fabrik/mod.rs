@@ -765,6 +765,14 @@ impl Strategy for Fabrik {
     /// Hundreds of moves per position: depth 3 already takes a while.
     const BENCH_DEPTH: u32 = 3;
 
+    /// Two middle games of 11×11 engine games (plies 52 and 56) with threes and fours of
+    /// both colours, where the lines' values change the tree: the playout's positions
+    /// (plies 0–11) hold no four.
+    const BENCH_FENS: &'static [&'static str] = &[
+        "2xxx3oo1/xxo1o3ox1/1xxoo4xx/1oxxxx2o2/oo1oo4o1/1xoo2ox1x1/1xo1xowxxo1/2x1x4o1/o5o1xox/11/o4w5 x 52",
+        "1oox1o3x1/xo1xoox1oox/1ow5xx1/xx1ox3x2/1xo8/oo2x1o4/1oxooxw4/xxoox1x4/x1x1o1o2oo/oxo2x1ox2/1xo2x5 x 56",
+    ];
+
     /// The moves the side to move has left, counted from the plies played: games
     /// between engines on 11×11 end at ply 50–90 (walled in, mostly), so the clock's
     /// share of a move grows in the middle and late game, where they are decided,
