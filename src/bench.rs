@@ -2,10 +2,12 @@
 //!
 //! For each game: the start position, positions a fixed pseudo-random playout
 //! reaches, and the game's own middle games if it names some (`Strategy::BENCH_FENS`:
-//! a playout of a few plies never meets what decides some games), each searched from a cleared table to the game's `BENCH_DEPTH` (or the
-//! depth given). The total node count is the engine's signature: it changes only
-//! when search or move generation behaviour changes. Each search has an oracle of its
-//! own that is never prepared, so no table built in the background takes part: the signature must not depend on how far a build has got.
+//! a playout of a few plies never meets what decides some games), each searched from
+//! a cleared table to the game's `BENCH_DEPTH` (or the depth given). The total node
+//! count is the engine's signature: it changes only when search or move generation
+//! behaviour changes. Each search has an oracle of its own that is never prepared, so
+//! no table built in the background takes part: the signature must not depend on how
+//! far a build has got.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -183,8 +185,11 @@ mod tests {
                 assert!(state.outcome().is_none(), "{}: {fen} is over", G::NAME);
                 assert_eq!(&state.fen(), fen, "{}: the FEN is not canonical", G::NAME);
             }
-            let playout = positions::<G>().len() - G::BENCH_FENS.len();
-            assert!(playout >= 1, "{}: no playout position", G::NAME);
+            let all = positions::<G>();
+            let named = all.len().saturating_sub(G::BENCH_FENS.len());
+            assert!(named >= 1, "{}: no playout position", G::NAME);
+            let searched: Vec<String> = all[named..].iter().map(|s| s.fen()).collect();
+            assert_eq!(searched, G::BENCH_FENS, "{}: not searched last", G::NAME);
         }
     }
 
