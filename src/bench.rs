@@ -66,9 +66,9 @@ impl std::fmt::Display for GamePart {
 /// The bench positions of game `G`.
 pub fn positions<G: Strategy>() -> Vec<G> {
     let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
-    let start = G::start(&default_config::<G>());
+    let config = default_config::<G>();
     let mut result = Vec::new();
-    let mut state = start;
+    let mut state = G::start(&config);
     let mut played = 0;
     let mut moves = Vec::new();
     for &target in &PLAYOUT_PLIES {
@@ -86,7 +86,6 @@ pub fn positions<G: Strategy>() -> Vec<G> {
             result.push(state.clone());
         }
     }
-    let config = default_config::<G>();
     for fen in G::BENCH_FENS {
         match G::from_fen(&config, fen) {
             Ok(state) if state.outcome().is_none() => result.push(state),
