@@ -5,7 +5,8 @@
 //! - *Completion squares*: empty (or worker) squares that would finish a line of
 //!   `LineLength` for a colour. A completion square of the side to move inside its reach
 //!   is a win now; the opponent's completion squares are threats the side to move must
-//!   block with a stone or hide from the workers, and two of them are usually too many.
+//!   block with a stone or hide from the workers. Two cost more than one, but far less
+//!   than a lost game: one is blocked while the workers' sight leaves the others.
 //! - *Walling in*: most games end not with a line but with a side to move that has no
 //!   placeable square, both workers walled in by stones. A move that does that to the
 //!   opponent is a win now too ([`can_leave_no_move`], exact and cheap: only workers
