@@ -50,10 +50,9 @@ const WINDOW_5: [[i32; 4]; 5] = [
 /// The side to move has a completion square it can reach: it wins at once.
 pub const WIN_NOW: i32 = 10_000;
 /// The opponent has two or more completion squares, one has. Two are no forced loss:
-/// the side to move blocks one and takes the workers' sight off the others (it won 45 %
-/// of such positions in the engine's games, against 49 % facing one), so two cost about
-/// half what a fit to the games' outcomes leaves them (docs/experiments/fabrik.md,
-/// twenty-seventh pass).
+/// the side to move blocks one and takes the workers' sight off the others. Fitted to
+/// the games' outcomes, two cost about 200 in all, not 1,500; half that cut is
+/// taken (docs/experiments/fabrik.md, twenty-seventh pass).
 const DOUBLE_THREAT: i32 = 700;
 const SINGLE_THREAT: i32 = 120;
 /// Each opponent completion square the side to move cannot reach (cannot block by
